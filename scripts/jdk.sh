@@ -16,8 +16,9 @@ javelin_find_jdk() {
       export JAVA_HOME; return 0
     fi
   fi
-  for candidate in /usr/lib/jvm/temurin-25-jdk-amd64 /usr/lib/jvm/* /opt/java/* /opt/jdk* \
-                   /usr/local/lib/jvm/* "$HOME"/.sdkman/candidates/java/* "$HOME"/.jdks/*; do
+  # JAVELIN_JDK_CANDIDATES (space-separated) replaces the built-in list; used by tests of this script.
+  local candidates="${JAVELIN_JDK_CANDIDATES:-/usr/lib/jvm/temurin-25-jdk-amd64 /usr/lib/jvm/* /opt/java/* /opt/jdk* /usr/local/lib/jvm/* $HOME/.sdkman/candidates/java/* $HOME/.jdks/*}"
+  for candidate in $candidates; do
     [ -d "$candidate" ] || continue
     major=$(javelin_java_major "$candidate")
     if [ -n "$major" ] && [ "$major" -ge "$min" ] && [ -x "$candidate/bin/javac" ]; then
