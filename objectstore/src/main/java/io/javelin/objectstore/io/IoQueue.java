@@ -23,11 +23,18 @@ import reactor.core.publisher.MonoSink;
  */
 final class IoQueue {
 
-    /** A granted admission; {@link #iopDone()} returns the read slot (idempotent). */
+    /**
+     * A granted admission. {@link #iopDone()} returns the read slot and {@link IoQueue#consumed}
+     * the bytes; both are idempotent. A permit granted to a subscriber that cancelled before
+     * receiving it is returned whole by the cancel handler ({@link #claim} loses to it).
+     */
     final class Permit {
         final long priority;
         final long bytes;
         private final AtomicBoolean iopDone = new AtomicBoolean();
+        private final AtomicBoolean bytesReturned = new AtomicBoolean();
+        /** 0 granted, 1 claimed by the subscriber, 2 returned on cancel. */
+        private final java.util.concurrent.atomic.AtomicInteger state = new java.util.concurrent.atomic.AtomicInteger();
 
         Permit(long priority, long bytes) {
             this.priority = priority;
@@ -39,9 +46,33 @@ final class IoQueue {
                 IoQueue.this.iopDone();
             }
         }
+
+        boolean claim() {
+            return state.compareAndSet(0, 1);
+        }
+
+        void reclaim() {
+            if (state.compareAndSet(0, 2)) {
+                iopDone();
+                consumed(List.of(this));
+            }
+        }
     }
 
-    private record Waiter(long priority, long seq, long bytes, MonoSink<Permit> sink, AtomicBoolean done) {
+    private static final class Waiter {
+        final long priority;
+        final long seq;
+        final long bytes;
+        final MonoSink<Permit> sink;
+        final AtomicBoolean done = new AtomicBoolean();
+        Permit permit;
+
+        Waiter(long priority, long seq, long bytes, MonoSink<Permit> sink) {
+            this.priority = priority;
+            this.seq = seq;
+            this.bytes = bytes;
+            this.sink = sink;
+        }
     }
 
     private final int ioCapacity;
@@ -63,23 +94,29 @@ final class IoQueue {
 
     /** Completes when a read of {@code bytes} at {@code priority} may start. Cancelling withdraws it. */
     Mono<Permit> admit(long priority, long bytes) {
-        return Mono.create(sink -> {
-            AtomicBoolean done = new AtomicBoolean();
+        return Mono.<Permit>create(sink -> {
             Waiter w;
             synchronized (this) {
-                w = new Waiter(priority, seq++, bytes, sink, done);
+                w = new Waiter(priority, seq++, bytes, sink);
                 queue.add(w);
             }
             sink.onCancel(() -> {
-                if (done.compareAndSet(false, true)) {
-                    synchronized (this) {
+                Permit granted;
+                synchronized (this) {
+                    if (w.done.compareAndSet(false, true)) {
                         queue.remove(w);
+                        granted = null;
+                    } else {
+                        granted = w.permit;
                     }
-                    drain();
                 }
+                if (granted != null) {
+                    granted.reclaim(); // granted, but the subscriber is gone
+                }
+                drain();
             });
             drain();
-        });
+        }).filter(Permit::claim);
     }
 
     private void iopDone() {
@@ -93,8 +130,10 @@ final class IoQueue {
     void consumed(List<Permit> permits) {
         synchronized (this) {
             for (Permit p : permits) {
-                bytesAvail += p.bytes;
-                holding.computeIfPresent(p.priority, (k, n) -> n == 1 ? null : n - 1);
+                if (p.bytesReturned.compareAndSet(false, true)) {
+                    bytesAvail += p.bytes;
+                    holding.computeIfPresent(p.priority, (k, n) -> n == 1 ? null : n - 1);
+                }
             }
         }
         drain();
@@ -115,10 +154,11 @@ final class IoQueue {
                 iopsAvail--;
                 bytesAvail -= head.bytes;
                 holding.merge(head.priority, 1, Integer::sum);
+                head.permit = new Permit(head.priority, head.bytes);
                 ready.add(head);
             }
             for (Waiter w : ready) {
-                w.sink.success(new Permit(w.priority, w.bytes));
+                w.sink.success(w.permit);
             }
         }
     }

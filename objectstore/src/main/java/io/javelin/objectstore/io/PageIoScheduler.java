@@ -6,8 +6,6 @@ import io.javelin.objectstore.memory.Buffer;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -46,7 +44,9 @@ public final class PageIoScheduler {
 
     /** Reads one request. Its bytes are returned to the budget when the result is emitted. */
     public Mono<PageResult> submit(String path, List<ByteRange> ranges, long priority) {
-        return read(new PageRequest(path, ranges, priority)).doOnNext(PageResult::delivered);
+        return read(new PageRequest(path, ranges, priority))
+                .doOnNext(PageResult::delivered)
+                .doOnDiscard(PageResult.class, PageResult::release);
     }
 
     /**
@@ -55,9 +55,26 @@ public final class PageIoScheduler {
      * the budget until downstream takes it, so a slow consumer throttles dispatch.
      */
     public Flux<PageResult> stream(Flux<PageRequest> requests) {
-        return requests.flatMapSequential(this::read, 2 * options.ioParallelism(), 1)
-                .doOnNext(PageResult::delivered)
-                .doOnDiscard(PageResult.class, PageResult::release);
+        return Flux.defer(() -> {
+            Owned<PageResult> pending = new Owned<>(PageResult::release);
+            return requests.flatMapSequential(req -> read(req).doOnNext(pending::add), 2 * options.ioParallelism(), 1)
+                    .<PageResult>handle((r, sink) -> {
+                        if (pending.take(r)) {
+                            r.delivered();
+                            sink.next(r);
+                        }
+                    })
+                    .doFinally(sig -> {
+                        if (sig != reactor.core.publisher.SignalType.ON_COMPLETE) {
+                            pending.close();
+                        }
+                    })
+                    .doOnDiscard(PageResult.class, r -> {
+                        if (pending.take(r)) {
+                            r.release();
+                        }
+                    });
+        });
     }
 
     private Mono<PageResult> read(PageRequest req) {
@@ -67,26 +84,75 @@ public final class PageIoScheduler {
             List<ByteRange> plan = RangePlanner.plan(sorted, options.maxGap(), options.maxIopSize());
             requests.incrementAndGet();
             iops.addAndGet(plan.size());
-            List<IoQueue.Permit> granted = new CopyOnWriteArrayList<>();
-            AtomicBoolean refunded = new AtomicBoolean();
-            Runnable refund = () -> {
-                if (refunded.compareAndSet(false, true)) {
-                    queue.consumed(granted);
-                }
-            };
+            Grants grants = new Grants();
+            Runnable refund = grants::refund;
+            Owned<Buffer> chunksOwned = new Owned<>(Buffer::release);
             return Flux.fromIterable(plan)
                     .flatMapSequential(iop -> Mono.usingWhen(
-                            queue.admit(req.priority(), iop.length()).doOnNext(granted::add),
-                            permit -> store.read(req.path(), iop).doOnNext(b -> bytesRead.addAndGet(b.size())),
+                            queue.admit(req.priority(), iop.length()).doOnNext(grants::add),
+                            permit -> store.read(req.path(), iop).doOnNext(b -> {
+                                bytesRead.addAndGet(b.size());
+                                chunksOwned.add(b);
+                            }),
                             permit -> Mono.fromRunnable(permit::iopDone),
                             (permit, err) -> Mono.fromRunnable(permit::iopDone),
                             permit -> Mono.fromRunnable(permit::iopDone)), Math.max(1, plan.size()))
-                    .doOnDiscard(Buffer.class, Buffer::release)
                     .collectList()
-                    .map(chunks -> slice(req, plan, chunks, refund))
-                    .doOnError(e -> refund.run())
-                    .doOnCancel(refund);
+                    .<PageResult>handle((chunks, sink) -> {
+                        boolean all = true;
+                        for (Buffer c : chunks) {
+                            all &= chunksOwned.take(c);
+                        }
+                        if (!all) {
+                            chunks.forEach(Buffer::release); // a racing cancel got some: drop the rest too
+                            return;
+                        }
+                        sink.next(slice(req, plan, chunks, refund));
+                    })
+                    .doOnError(e -> {
+                        chunksOwned.close();
+                        refund.run();
+                    })
+                    .doOnCancel(() -> {
+                        chunksOwned.close();
+                        refund.run();
+                    })
+                    // Last in the chain so every operator above (flatMapSequential's queue,
+                    // collectList's list on cancel) sees the hook.
+                    .doOnDiscard(Buffer.class, Buffer::release)
+                    .doOnDiscard(PageResult.class, PageResult::release);
         });
+    }
+
+    /** The permits of one request; bytes go back once, including permits granted after a cancel. */
+    private final class Grants {
+        private final List<IoQueue.Permit> permits = new ArrayList<>();
+        private boolean refunded;
+
+        void add(IoQueue.Permit p) {
+            boolean late;
+            synchronized (this) {
+                late = refunded;
+                if (!late) {
+                    permits.add(p);
+                }
+            }
+            if (late) {
+                queue.consumed(List.of(p));
+            }
+        }
+
+        void refund() {
+            List<IoQueue.Permit> toReturn;
+            synchronized (this) {
+                if (refunded) {
+                    return;
+                }
+                refunded = true;
+                toReturn = List.copyOf(permits);
+            }
+            queue.consumed(toReturn);
+        }
     }
 
     /** Cuts the caller's ranges out of the physical reads; releases the reads' own handles. */
