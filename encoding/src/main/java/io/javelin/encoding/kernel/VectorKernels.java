@@ -26,10 +26,15 @@ import jdk.incubator.vector.VectorSpecies;
 final class VectorKernels extends ScalarKernels {
 
     private static final ByteOrder LE = ByteOrder.LITTLE_ENDIAN;
-    private static final VectorSpecies<Byte> BYTES = ByteVector.SPECIES_PREFERRED;
-    private static final VectorSpecies<Short> SHORTS = ShortVector.SPECIES_PREFERRED;
-    private static final VectorSpecies<Integer> INTS = IntVector.SPECIES_PREFERRED;
-    private static final VectorSpecies<Long> LONGS = LongVector.SPECIES_PREFERRED;
+    /**
+     * The machine's preferred shape, or a narrower one when {@code -Djavelin.simd.maxBits=128|256} asks
+     * for it (tests use this to run the AVX2 / NEON code paths on an AVX-512 machine).
+     */
+    private static final VectorShape SHAPE = shape(Integer.getInteger("javelin.simd.maxBits", Integer.MAX_VALUE));
+    private static final VectorSpecies<Byte> BYTES = VectorSpecies.of(byte.class, SHAPE);
+    private static final VectorSpecies<Short> SHORTS = VectorSpecies.of(short.class, SHAPE);
+    private static final VectorSpecies<Integer> INTS = VectorSpecies.of(int.class, SHAPE);
+    private static final VectorSpecies<Long> LONGS = VectorSpecies.of(long.class, SHAPE);
     /** Byte species with as many lanes as SHORTS / INTS / LONGS, for zero-extending loads. */
     private static final VectorSpecies<Byte> BYTES_PER_SHORT = byteSpecies(SHORTS.length());
     private static final VectorSpecies<Byte> BYTES_PER_INT = byteSpecies(INTS.length());
@@ -40,6 +45,19 @@ final class VectorKernels extends ScalarKernels {
     /** FastLanes needs every lane group (1024 / T lanes) to be a whole number of vectors. */
     private static final boolean FASTLANES_FITS = BYTES.length() <= 128 && SHORTS.length() <= 64
             && INTS.length() <= 32 && LONGS.length() <= 16;
+
+    /** Byte stream split needs a byte species with exactly as many lanes as the value species. */
+    private static final boolean BSS2 = BYTES_PER_SHORT.length() == SHORTS.length();
+    private static final boolean BSS4 = BYTES_PER_INT.length() == INTS.length();
+    private static final boolean BSS8 = BYTES_PER_LONG.length() == LONGS.length();
+
+    private static VectorShape shape(int maxBits) {
+        VectorShape preferred = VectorShape.preferredShape();
+        if (preferred.vectorBitSize() <= maxBits) {
+            return preferred;
+        }
+        return VectorShape.forBitSize(Math.max(128, Integer.highestOneBit(maxBits)));
+    }
 
     private static VectorSpecies<Byte> byteSpecies(int lanes) {
         return VectorSpecies.of(byte.class, VectorShape.forBitSize(Math.max(64, lanes * 8)));
@@ -444,11 +462,18 @@ final class VectorKernels extends ScalarKernels {
 
     // ------------------------------------------------------------------ byte stream split
 
+    private static boolean bssLanesFit(int width) {
+        return width == 2 ? BSS2 : width == 4 ? BSS4 : BSS8;
+    }
+
     @Override
     public void bssDecode(int width, MemorySegment src, long srcOffset, long count, MemorySegment out, long outOffset) {
         checkBssWidth(width);
         long i = 0;
-        switch (width) {
+        switch (bssLanesFit(width) ? width : 0) {
+            case 0 -> {
+                // no byte species of the right lane count: all scalar
+            }
             case 2 -> {
                 int lanes = SHORTS.length();
                 for (long bound = count - count % lanes; i < bound; i += lanes) {
@@ -493,7 +518,10 @@ final class VectorKernels extends ScalarKernels {
     public void bssEncode(int width, MemorySegment values, long valuesOffset, long count, MemorySegment dst, long dstOffset) {
         checkBssWidth(width);
         long i = 0;
-        switch (width) {
+        switch (bssLanesFit(width) ? width : 0) {
+            case 0 -> {
+                // no byte species of the right lane count: all scalar
+            }
             case 2 -> {
                 int lanes = SHORTS.length();
                 for (long bound = count - count % lanes; i < bound; i += lanes) {
