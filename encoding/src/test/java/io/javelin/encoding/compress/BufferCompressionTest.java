@@ -220,6 +220,28 @@ class BufferCompressionTest {
     }
 
     @Test
+    void prefixSmallerThanThePayloadNeverWritesPastTheOutput() {
+        byte[] input = textLike(10_000, 5);
+        try (Arena arena = OffHeap.newArena("codec-test")) {
+            for (BufferCodec codec : new BufferCodec[] {BufferCompression.zstd(), BufferCompression.lz4()}) {
+                MemorySegment framed = codec.compress(segment(arena, input), arena);
+                if (codec.name().equals("zstd")) {
+                    framed.set(U64, 0, 1000);
+                } else {
+                    framed.set(U32, 0, 1000);
+                }
+                // a guarded destination: the declared 1000 bytes, then a canary region
+                MemorySegment dst = arena.allocate(2000).fill((byte) 0x5A);
+                assertThatThrownBy(() -> codec.decompress(framed, dst)).as(codec.name()).isInstanceOf(CodecException.class);
+                assertThatThrownBy(() -> codec.decompress(framed, 1 << 20, arena)).isInstanceOf(CodecException.class);
+                for (long i = 1000; i < 2000; i++) {
+                    assertThat(dst.get(ValueLayout.JAVA_BYTE, i)).as("%s canary byte %d", codec.name(), i).isEqualTo((byte) 0x5A);
+                }
+            }
+        }
+    }
+
+    @Test
     void emptyZstdBufferIsEmpty() {
         try (Arena arena = OffHeap.newArena("codec-test")) {
             assertThat(BufferCompression.zstd().decompress(arena.allocate(1).asSlice(0, 0), 10, arena).byteSize()).isZero();
