@@ -556,6 +556,68 @@ final class VectorKernels extends ScalarKernels {
         bssEncodeFrom(width, values, valuesOffset, i, count, dst, dstOffset);
     }
 
+    // ------------------------------------------------------------------ dictionary gather
+
+    /**
+     * Validates the indices a vector at a time (unsigned compare against the dictionary size), then
+     * copies with the unchecked scalar loop: the Vector API cannot gather from a memory segment. On an
+     * invalid index the checked scalar loop runs again to report the exact position.
+     */
+    @Override
+    public void gather(int valueBytes, MemorySegment dict, long dictOffset, long dictCount, int indexBytes,
+                       MemorySegment indices, long indicesOffset, long count, MemorySegment out, long outOffset) {
+        checkValueBytes(valueBytes);
+        checkIndexBytes(indexBytes);
+        if (!allIndicesBelow(indexBytes, indices, indicesOffset, count, dictCount)) {
+            gatherFrom(valueBytes, dict, dictOffset, dictCount, indexBytes, indices, indicesOffset, 0, count, out, outOffset);
+            return;
+        }
+        gatherLoop(valueBytes, dict, dictOffset, dictCount, indexBytes, indices, indicesOffset, 0, count, out, outOffset, false);
+    }
+
+    private static boolean allIndicesBelow(int indexBytes, MemorySegment indices, long indicesOffset, long count, long dictCount) {
+        long maxIndex = indexBytes == 1 ? 0xFF : indexBytes == 2 ? 0xFFFF : 0xFFFF_FFFFL;
+        if (dictCount > maxIndex) {
+            return true;
+        }
+        long i = 0;
+        switch (indexBytes) {
+            case 1 -> {
+                int lanes = BYTES.length();
+                byte limit = (byte) dictCount;
+                for (long bound = count - count % lanes; i < bound; i += lanes) {
+                    if (ByteVector.fromMemorySegment(BYTES, indices, indicesOffset + i, LE).compare(VectorOperators.UGE, limit).anyTrue()) {
+                        return false;
+                    }
+                }
+            }
+            case 2 -> {
+                int lanes = SHORTS.length();
+                short limit = (short) dictCount;
+                for (long bound = count - count % lanes; i < bound; i += lanes) {
+                    if (ShortVector.fromMemorySegment(SHORTS, indices, indicesOffset + 2 * i, LE).compare(VectorOperators.UGE, limit).anyTrue()) {
+                        return false;
+                    }
+                }
+            }
+            default -> {
+                int lanes = INTS.length();
+                int limit = (int) dictCount;
+                for (long bound = count - count % lanes; i < bound; i += lanes) {
+                    if (IntVector.fromMemorySegment(INTS, indices, indicesOffset + 4 * i, LE).compare(VectorOperators.UGE, limit).anyTrue()) {
+                        return false;
+                    }
+                }
+            }
+        }
+        for (; i < count; i++) {
+            if (readIndex(indexBytes, indices, indicesOffset, i) >= dictCount) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     // ------------------------------------------------------------------ bitmaps
 
     @Override
