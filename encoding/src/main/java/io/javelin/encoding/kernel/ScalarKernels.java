@@ -679,6 +679,9 @@ public class ScalarKernels implements Kernels {
             }
             MemorySegment.copy(dictData, dictDataOffset + start - base, outData, outDataOffset + pos - outBase, len);
             pos += len;
+            if (outOffsetBytes == 4 && pos > Integer.MAX_VALUE) {
+                throw new KernelInputException("Gathered values reach offset " + pos + ", past 32-bit offsets", i);
+            }
             writeOffset(outOffsetBytes, outOffsets, outOffsetsOffset, i + 1, pos);
         }
     }
