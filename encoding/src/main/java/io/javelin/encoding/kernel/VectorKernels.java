@@ -16,10 +16,10 @@ import jdk.incubator.vector.VectorSpecies;
  * scalar code of {@link ScalarKernels}, which is also used for loop tails.
  *
  * <p>Vectorized: FastLanes pack/unpack (the lane dimension: for a fixed row, all lanes read and write
- * contiguous words), maxBitWidth, level thresholds and counts, RLE expansion of long runs, byte
- * stream split (zero-extending byte loads + shifts), popcount, unaligned bit copies, and offset
- * rebasing/widening. Dictionary gathers stay scalar: the Vector API can only gather from Java arrays,
- * not from memory segments.
+ * contiguous words), maxBitWidth, level thresholds and counts, RLE expansion of long runs and run
+ * counting, byte stream split (zero-extending byte loads + shifts), popcount, unaligned bit copies,
+ * offset rebasing/widening, and dictionary index validation. The dictionary copy itself stays scalar:
+ * the Vector API can only gather from Java arrays, not from memory segments.
  *
  * <p>Heap segments must be backed by a {@code byte[]} (a Vector API restriction).
  */
@@ -458,6 +458,57 @@ final class VectorKernels extends ScalarKernels {
             written += n;
         }
         return written;
+    }
+
+    /** Compares each value with its predecessor a vector at a time (two overlapping unaligned loads). */
+    @Override
+    public long countRuns(int valueBytes, MemorySegment values, long valuesOffset, long count) {
+        checkValueBytes(valueBytes);
+        if (count == 0 || valueBytes == 16) {
+            return super.countRuns(valueBytes, values, valuesOffset, count);
+        }
+        long changes = 0;
+        long i = 1;
+        switch (valueBytes) {
+            case 1 -> {
+                int lanes = BYTES.length();
+                for (; i + lanes <= count; i += lanes) {
+                    ByteVector a = ByteVector.fromMemorySegment(BYTES, values, valuesOffset + i, LE);
+                    ByteVector b = ByteVector.fromMemorySegment(BYTES, values, valuesOffset + i - 1, LE);
+                    changes += a.compare(VectorOperators.NE, b).trueCount();
+                }
+            }
+            case 2 -> {
+                int lanes = SHORTS.length();
+                for (; i + lanes <= count; i += lanes) {
+                    ShortVector a = ShortVector.fromMemorySegment(SHORTS, values, valuesOffset + 2 * i, LE);
+                    ShortVector b = ShortVector.fromMemorySegment(SHORTS, values, valuesOffset + 2 * (i - 1), LE);
+                    changes += a.compare(VectorOperators.NE, b).trueCount();
+                }
+            }
+            case 4 -> {
+                int lanes = INTS.length();
+                for (; i + lanes <= count; i += lanes) {
+                    IntVector a = IntVector.fromMemorySegment(INTS, values, valuesOffset + 4 * i, LE);
+                    IntVector b = IntVector.fromMemorySegment(INTS, values, valuesOffset + 4 * (i - 1), LE);
+                    changes += a.compare(VectorOperators.NE, b).trueCount();
+                }
+            }
+            default -> {
+                int lanes = LONGS.length();
+                for (; i + lanes <= count; i += lanes) {
+                    LongVector a = LongVector.fromMemorySegment(LONGS, values, valuesOffset + 8 * i, LE);
+                    LongVector b = LongVector.fromMemorySegment(LONGS, values, valuesOffset + 8 * (i - 1), LE);
+                    changes += a.compare(VectorOperators.NE, b).trueCount();
+                }
+            }
+        }
+        for (; i < count; i++) {
+            if (!sameAsPrevious(valueBytes, values, valuesOffset, i)) {
+                changes++;
+            }
+        }
+        return 1 + changes;
     }
 
     // ------------------------------------------------------------------ byte stream split
