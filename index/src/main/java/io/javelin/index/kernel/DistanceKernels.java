@@ -46,6 +46,17 @@ public interface DistanceKernels {
      */
     float cosineF32(MemorySegment a, long aOff, MemorySegment b, long bOff, int dim);
 
+    /** Squared L2 over heap arrays ({@code aOff}/{@code bOff} in elements). */
+    float l2F32(float[] a, int aOff, float[] b, int bOff, int dim);
+
+    /** Inner product over heap arrays ({@code aOff}/{@code bOff} in elements). */
+    float dotF32(float[] a, int aOff, float[] b, int bOff, int dim);
+
+    /** Cosine distance over heap arrays. */
+    default float cosineF32(float[] a, int aOff, float[] b, int bOff, int dim) {
+        return cosineFromSums(dotF32(a, aOff, b, bOff, dim), dotF32(a, aOff, a, aOff, dim), dotF32(b, bOff, b, bOff, dim));
+    }
+
     // ---- float16 (IEEE binary16) ----
 
     float l2F16(MemorySegment a, long aOff, MemorySegment b, long bOff, int dim);

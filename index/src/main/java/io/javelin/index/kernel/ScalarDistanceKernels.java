@@ -50,6 +50,31 @@ public final class ScalarDistanceKernels implements DistanceKernels {
     }
 
     @Override
+    public float l2F32(float[] a, int aOff, float[] b, int bOff, int dim) {
+        return l2F32From(a, aOff, b, bOff, 0, dim, 0f);
+    }
+
+    static float l2F32From(float[] a, int aOff, float[] b, int bOff, int from, int dim, float acc) {
+        for (int i = from; i < dim; i++) {
+            float d = a[aOff + i] - b[bOff + i];
+            acc += d * d;
+        }
+        return acc;
+    }
+
+    @Override
+    public float dotF32(float[] a, int aOff, float[] b, int bOff, int dim) {
+        return dotF32From(a, aOff, b, bOff, 0, dim, 0f);
+    }
+
+    static float dotF32From(float[] a, int aOff, float[] b, int bOff, int from, int dim, float acc) {
+        for (int i = from; i < dim; i++) {
+            acc += a[aOff + i] * b[bOff + i];
+        }
+        return acc;
+    }
+
+    @Override
     public float normSqF32(MemorySegment a, long aOff, int dim) {
         return dotF32(a, aOff, a, aOff, dim);
     }

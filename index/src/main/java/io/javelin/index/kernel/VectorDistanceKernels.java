@@ -88,6 +88,45 @@ final class VectorDistanceKernels implements DistanceKernels {
     }
 
     @Override
+    public float l2F32(float[] a, int aOff, float[] b, int bOff, int dim) {
+        int lanes = F.length();
+        int i = 0;
+        FloatVector acc0 = FloatVector.zero(F);
+        FloatVector acc1 = FloatVector.zero(F);
+        int bound2 = dim - dim % (2 * lanes);
+        for (; i < bound2; i += 2 * lanes) {
+            FloatVector d0 = FloatVector.fromArray(F, a, aOff + i).sub(FloatVector.fromArray(F, b, bOff + i));
+            FloatVector d1 = FloatVector.fromArray(F, a, aOff + i + lanes).sub(FloatVector.fromArray(F, b, bOff + i + lanes));
+            acc0 = d0.fma(d0, acc0);
+            acc1 = d1.fma(d1, acc1);
+        }
+        int bound = dim - dim % lanes;
+        for (; i < bound; i += lanes) {
+            FloatVector d0 = FloatVector.fromArray(F, a, aOff + i).sub(FloatVector.fromArray(F, b, bOff + i));
+            acc0 = d0.fma(d0, acc0);
+        }
+        return ScalarDistanceKernels.l2F32From(a, aOff, b, bOff, i, dim, acc0.add(acc1).reduceLanes(VectorOperators.ADD));
+    }
+
+    @Override
+    public float dotF32(float[] a, int aOff, float[] b, int bOff, int dim) {
+        int lanes = F.length();
+        int i = 0;
+        FloatVector acc0 = FloatVector.zero(F);
+        FloatVector acc1 = FloatVector.zero(F);
+        int bound2 = dim - dim % (2 * lanes);
+        for (; i < bound2; i += 2 * lanes) {
+            acc0 = FloatVector.fromArray(F, a, aOff + i).fma(FloatVector.fromArray(F, b, bOff + i), acc0);
+            acc1 = FloatVector.fromArray(F, a, aOff + i + lanes).fma(FloatVector.fromArray(F, b, bOff + i + lanes), acc1);
+        }
+        int bound = dim - dim % lanes;
+        for (; i < bound; i += lanes) {
+            acc0 = FloatVector.fromArray(F, a, aOff + i).fma(FloatVector.fromArray(F, b, bOff + i), acc0);
+        }
+        return ScalarDistanceKernels.dotF32From(a, aOff, b, bOff, i, dim, acc0.add(acc1).reduceLanes(VectorOperators.ADD));
+    }
+
+    @Override
     public float normSqF32(MemorySegment a, long aOff, int dim) {
         return dotF32(a, aOff, a, aOff, dim);
     }

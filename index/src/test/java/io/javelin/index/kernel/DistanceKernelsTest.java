@@ -78,6 +78,14 @@ class DistanceKernelsTest {
                 assertThat(k.dotF32(a, 0, b, 4, dim)).as(n).isCloseTo((float) dot, within(tol(dot, dim)));
                 assertThat(k.normSqF32(a, 0, dim)).as(n).isCloseTo((float) refDot(x, x), within(tol(refDot(x, x), dim)));
                 assertThat(k.cosineF32(a, 0, b, 4, dim)).as(n).isCloseTo((float) cos, within(tol(1, dim)));
+                float[] fa = new float[dim + 1], fb = new float[dim + 2];
+                for (int i = 0; i < dim; i++) {
+                    fa[i + 1] = (float) x[i];
+                    fb[i + 2] = (float) y[i];
+                }
+                assertThat(k.l2F32(fa, 1, fb, 2, dim)).as(n).isCloseTo((float) l2, within(tol(l2, dim)));
+                assertThat(k.dotF32(fa, 1, fb, 2, dim)).as(n).isCloseTo((float) dot, within(tol(dot, dim)));
+                assertThat(k.cosineF32(fa, 1, fb, 2, dim)).as(n).isCloseTo((float) cos, within(tol(1, dim)));
                 l2 = refL2(xh, yh);
                 dot = refDot(xh, yh);
                 assertThat(k.l2F16(ah, 0, bh, 2, dim)).as(n).isCloseTo((float) l2, within(tol(l2, dim)));
