@@ -125,7 +125,13 @@ public final class IndexReaders {
             @SuppressWarnings("unchecked")
             Map<String, String> im = (Map<String, String>) i[0], am = (Map<String, String>) a[0];
             Tensor cb = a[2] instanceof Tensor x ? x : null;
-            return using(src.readAll("auxiliary.idx"), rows -> IvfIndex.load(im, (IVF) i[1], am, (IVF) a[1], cb, rows, resource));
+            boolean hnsw = im.getOrDefault("lance:index", "").contains("IVF_HNSW_");
+            if (!hnsw) {
+                return using(src.readAll("auxiliary.idx"), rows -> IvfIndex.load(im, (IVF) i[1], am, (IVF) a[1], cb, rows, resource));
+            }
+            return Mono.usingWhen(src.readAll("index.idx"),
+                    graph -> using(src.readAll("auxiliary.idx"), rows -> IvfIndex.load(im, (IVF) i[1], graph, am, (IVF) a[1], cb, rows, resource)),
+                    graph -> Mono.fromRunnable(graph::close));
         });
     }
 

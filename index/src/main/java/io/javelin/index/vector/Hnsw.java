@@ -224,7 +224,6 @@ public final class Hnsw {
             cands[j] = pack(list[j], nd[l][from][j]);
         }
         cands[sz] = pack(to, d);
-        Arrays.sort(cands, 0, sz + 1);
         sortByDistance(cands);
         int[] chosen = selectHeuristic(s, cands, cap);
         for (int j = 0; j < chosen.length; j++) {
@@ -248,19 +247,22 @@ public final class Hnsw {
         return ((long) Float.floatToRawIntBits(d) << 32) | (id & 0xFFFFFFFFL);
     }
 
+    /** Sorts packed (distance, id) pairs by distance (negative distances included), then id; small arrays. */
     private static void sortByDistance(long[] c) {
-        // distances may be negative (dot): sort with a float comparator
-        Long[] boxed = new Long[c.length];
-        for (int i = 0; i < c.length; i++) {
-            boxed[i] = c[i];
+        for (int i = 1; i < c.length; i++) {
+            long x = c[i];
+            int j = i - 1;
+            while (j >= 0 && packedGreater(c[j], x)) {
+                c[j + 1] = c[j];
+                j--;
+            }
+            c[j + 1] = x;
         }
-        Arrays.sort(boxed, (a, b) -> {
-            int x = Float.compare(Float.intBitsToFloat((int) (a >>> 32)), Float.intBitsToFloat((int) (b >>> 32)));
-            return x != 0 ? x : Integer.compare((int) (long) a, (int) (long) b);
-        });
-        for (int i = 0; i < c.length; i++) {
-            c[i] = boxed[i];
-        }
+    }
+
+    private static boolean packedGreater(long a, long b) {
+        int x = Float.compare(Float.intBitsToFloat((int) (a >>> 32)), Float.intBitsToFloat((int) (b >>> 32)));
+        return x > 0 || (x == 0 && (int) a > (int) b);
     }
 
     /**
@@ -487,43 +489,58 @@ public final class Hnsw {
     public VectorSchemaRoot toBatch(BufferAllocator allocator) {
         VectorSchemaRoot root = VectorSchemaRoot.create(schema(), allocator);
         try {
-            UInt4Vector ids = (UInt4Vector) root.getVector(VECTOR_ID);
-            ListVector nbs = (ListVector) root.getVector(NEIGHBORS);
-            ListVector dss = (ListVector) root.getVector(DISTANCE);
-            UInt4Vector nbItems = (UInt4Vector) nbs.getDataVector();
-            Float4Vector dsItems = (Float4Vector) dss.getDataVector();
-            int row = 0;
-            int item = 0;
-            for (int l = 0; l <= topLevel; l++) {
-                for (int node = 0; node < nodeLevel.length; node++) {
-                    int[] list = neighbors[l][node];
-                    if (list == null) {
-                        continue;
-                    }
-                    ids.setSafe(row, node);
-                    nbs.startNewValue(row);
-                    dss.startNewValue(row);
-                    for (int j = 0; j < list.length; j++) {
-                        nbItems.setSafe(item + j, list[j]);
-                        dsItems.setSafe(item + j, distances[l][node][j]);
-                    }
-                    item += list.length;
-                    nbs.endValue(row, list.length);
-                    dss.endValue(row, list.length);
-                    row++;
-                }
-            }
-            nbItems.setValueCount(item);
-            dsItems.setValueCount(item);
-            ids.setValueCount(row);
-            nbs.setValueCount(row);
-            dss.setValueCount(row);
-            root.setRowCount(row);
+            int[] end = appendTo(root, 0, 0);
+            finish(root, end);
             return root;
         } catch (RuntimeException e) {
             root.close();
             throw e;
         }
+    }
+
+    /** Number of rows this graph occupies in {@code index.idx}. */
+    public int rowCount() {
+        long[] off = levelOffsets();
+        return (int) off[off.length - 1];
+    }
+
+    /** Appends this graph's rows to a root of {@link #schema()} at (row, item); returns the new (row, item). */
+    public int[] appendTo(VectorSchemaRoot root, int row, int item) {
+        UInt4Vector ids = (UInt4Vector) root.getVector(VECTOR_ID);
+        ListVector nbs = (ListVector) root.getVector(NEIGHBORS);
+        ListVector dss = (ListVector) root.getVector(DISTANCE);
+        UInt4Vector nbItems = (UInt4Vector) nbs.getDataVector();
+        Float4Vector dsItems = (Float4Vector) dss.getDataVector();
+        for (int l = 0; l <= topLevel; l++) {
+            for (int node = 0; node < nodeLevel.length; node++) {
+                int[] list = neighbors[l][node];
+                if (list == null) {
+                    continue;
+                }
+                ids.setSafe(row, node);
+                nbs.startNewValue(row);
+                dss.startNewValue(row);
+                for (int j = 0; j < list.length; j++) {
+                    nbItems.setSafe(item + j, list[j]);
+                    dsItems.setSafe(item + j, distances[l][node][j]);
+                }
+                item += list.length;
+                nbs.endValue(row, list.length);
+                dss.endValue(row, list.length);
+                row++;
+            }
+        }
+        return new int[] {row, item};
+    }
+
+    /** Sets the value counts after the last {@link #appendTo}. */
+    public static void finish(VectorSchemaRoot root, int[] end) {
+        ((ListVector) root.getVector(NEIGHBORS)).getDataVector().setValueCount(end[1]);
+        ((ListVector) root.getVector(DISTANCE)).getDataVector().setValueCount(end[1]);
+        root.getVector(VECTOR_ID).setValueCount(end[0]);
+        root.getVector(NEIGHBORS).setValueCount(end[0]);
+        root.getVector(DISTANCE).setValueCount(end[0]);
+        root.setRowCount(end[0]);
     }
 
     /**

@@ -54,29 +54,34 @@ public final class IvfIndex {
 
     /** Build parameters (Lance defaults: sample_rate 256, max_iters 50, nbits 8). */
     public record BuildParams(int numPartitions, DistanceType type, Kind kind, int numSubVectors, int numBits,
-                              int sampleRate, int maxIters, long seed) {
+                              int sampleRate, int maxIters, long seed, Hnsw.Params hnsw) {
         public static BuildParams ivfPq(int partitions, int m, DistanceType type) {
-            return new BuildParams(partitions, type, Kind.PQ, m, 8, 256, 50, 42);
+            return new BuildParams(partitions, type, Kind.PQ, m, 8, 256, 50, 42, null);
         }
 
         public static BuildParams ivfFlat(int partitions, DistanceType type) {
-            return new BuildParams(partitions, type, Kind.FLAT, 0, 0, 256, 50, 42);
+            return new BuildParams(partitions, type, Kind.FLAT, 0, 0, 256, 50, 42, null);
         }
 
         public static BuildParams ivfSq(int partitions, DistanceType type) {
-            return new BuildParams(partitions, type, Kind.SQ, 0, 8, 256, 50, 42);
+            return new BuildParams(partitions, type, Kind.SQ, 0, 8, 256, 50, 42, null);
         }
 
         public BuildParams withMaxIters(int iters) {
-            return new BuildParams(numPartitions, type, kind, numSubVectors, numBits, sampleRate, iters, seed);
+            return new BuildParams(numPartitions, type, kind, numSubVectors, numBits, sampleRate, iters, seed, hnsw);
         }
 
         public BuildParams withSampleRate(int rate) {
-            return new BuildParams(numPartitions, type, kind, numSubVectors, numBits, rate, maxIters, seed);
+            return new BuildParams(numPartitions, type, kind, numSubVectors, numBits, rate, maxIters, seed, hnsw);
         }
 
         public BuildParams withNumBits(int bits) {
-            return new BuildParams(numPartitions, type, kind, numSubVectors, bits, sampleRate, maxIters, seed);
+            return new BuildParams(numPartitions, type, kind, numSubVectors, bits, sampleRate, maxIters, seed, hnsw);
+        }
+
+        /** An HNSW sub-index per partition (IVF_HNSW_FLAT / IVF_HNSW_SQ); Lance's defaults are {@link Hnsw.Params#LANCE_DEFAULT}. */
+        public BuildParams withHnsw(Hnsw.Params params) {
+            return new BuildParams(numPartitions, type, kind, numSubVectors, numBits, sampleRate, maxIters, seed, params);
         }
     }
 
@@ -89,9 +94,11 @@ public final class IvfIndex {
     private final byte[][] codes;
     private final float[][] vectors;
     private final double loss;
+    private final Hnsw[] graphs; // null: FLAT sub-index
 
     private IvfIndex(IvfModel ivf, Kind kind, DistanceType type, ProductQuantizer pq, ScalarQuantizer sq,
-                     long[][] rowIds, byte[][] codes, float[][] vectors, double loss) {
+                     long[][] rowIds, byte[][] codes, float[][] vectors, double loss, Hnsw[] graphs) {
+        this.graphs = graphs;
         this.ivf = ivf;
         this.kind = kind;
         this.type = type;
@@ -125,6 +132,46 @@ public final class IvfIndex {
 
     public ProductQuantizer pq() {
         return pq;
+    }
+
+    /** Lance's index type string: IVF_FLAT, IVF_PQ, IVF_SQ, IVF_HNSW_FLAT, IVF_HNSW_SQ. */
+    public String lanceType() {
+        return graphs == null ? kind.lanceType() : "IVF_HNSW_" + kind.name();
+    }
+
+    public boolean hasHnsw() {
+        return graphs != null;
+    }
+
+    /** The partition's HNSW graph scorer over its stored (quantized) vectors. */
+    private Hnsw.Scorer scorer(int p) {
+        int dim = ivf.dim();
+        if (kind == Kind.FLAT) {
+            return Hnsw.flatScorer(vectors[p], dim, type);
+        }
+        if (kind != Kind.SQ) {
+            throw new UnsupportedOperationException("HNSW over " + kind + " storage is not supported yet");
+        }
+        byte[] c = codes[p];
+        int n = rowIds[p].length;
+        return new Hnsw.Scorer() {
+            @Override
+            public int size() {
+                return n;
+            }
+
+            @Override
+            public float between(int a, int b) {
+                return sq.distance(type, c, a * dim, c, b * dim);
+            }
+
+            @Override
+            public Hnsw.QueryScorer query(float[] q) {
+                byte[] qc = new byte[dim];
+                sq.encode(q, 0, qc, 0);
+                return node -> sq.distance(type, qc, 0, c, node * dim);
+            }
+        };
     }
 
     /** Approximate heap footprint, for the index cache. */
@@ -230,7 +277,13 @@ public final class IvfIndex {
                 }
             }
         }
-        return new IvfIndex(model, p.kind(), p.type(), pq, sq, rowIds, codes, vecs, km.loss());
+        IvfIndex flat = new IvfIndex(model, p.kind(), p.type(), pq, sq, rowIds, codes, vecs, km.loss(), null);
+        if (p.hnsw() == null) {
+            return flat;
+        }
+        Hnsw[] graphs = new Hnsw[parts];
+        java.util.stream.IntStream.range(0, parts).parallel().forEach(q -> graphs[q] = Hnsw.build(flat.scorer(q), p.hnsw()));
+        return new IvfIndex(model, p.kind(), p.type(), pq, sq, rowIds, codes, vecs, km.loss(), graphs);
     }
 
     // ------------------------------------------------------------------ search
@@ -253,7 +306,7 @@ public final class IvfIndex {
         RowFilter filter = q.inIndexFilter();
         float[] scratch = new float[0];
         for (int probed = 0; probed < max && (probed < min || !top.isFull()); probed++) {
-            scratch = searchPartition(order[probed], query, filter, top, scratch);
+            scratch = searchPartition(order[probed], query, filter, top, scratch, q.ef());
         }
         Neighbor[] cands = top.sorted();
         Neighbor[] out;
@@ -272,13 +325,19 @@ public final class IvfIndex {
         return out;
     }
 
-    private float[] searchPartition(int part, float[] query, RowFilter filter, TopK top, float[] scratch) {
+    private float[] searchPartition(int part, float[] query, RowFilter filter, TopK top, float[] scratch, int ef) {
         long[] rows = rowIds[part];
         int n = rows.length;
         if (n == 0) {
             return scratch;
         }
         int dim = ivf.dim();
+        if (graphs != null) {
+            for (Neighbor nb : graphs[part].search(scorer(part).query(query), rows, top.k(), ef, filter)) {
+                top.offer(nb.rowId(), nb.distance());
+            }
+            return scratch;
+        }
         switch (kind) {
             case FLAT -> {
                 float[] v = vectors[part];
@@ -338,20 +397,64 @@ public final class IvfIndex {
     /** Schema metadata of {@code index.idx}. */
     public Map<String, String> indexFileMetadata() {
         Map<String, String> m = new LinkedHashMap<>();
-        m.put("lance:index", "{\"type\":\"" + kind.lanceType() + "\",\"distance_type\":\"" + type.lanceName() + "\"}");
+        m.put("lance:index", "{\"type\":\"" + lanceType() + "\",\"distance_type\":\"" + type.lanceName() + "\"}");
         m.put("lance:ivf", "1");
-        StringBuilder flat = new StringBuilder("[");
-        for (int p = 0; p < ivf.numPartitions(); p++) {
-            flat.append(p == 0 ? "" : ",").append("\"\"");
+        if (graphs == null) {
+            StringBuilder flat = new StringBuilder("[");
+            for (int p = 0; p < ivf.numPartitions(); p++) {
+                flat.append(p == 0 ? "" : ",").append("\"\"");
+            }
+            m.put("lance:flat", flat.append(']').toString());
+        } else {
+            List<String> metas = new ArrayList<>();
+            for (Hnsw g : graphs) {
+                metas.add(g.metadataJson());
+            }
+            try {
+                m.put("lance:hnsw", JSON.writeValueAsString(metas));
+            } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+                throw new IllegalStateException(e);
+            }
         }
-        m.put("lance:flat", flat.append(']').toString());
         return m;
     }
 
-    /** Global buffer 1 of {@code index.idx}: centroids, with offsets/lengths 0 (the FLAT sub-index has no rows). */
+    /**
+     * Global buffer 1 of {@code index.idx}: centroids, and per partition the rows of the sub-index in
+     * {@code index.idx} (all 0 for the FLAT sub-index; graph rows for HNSW).
+     */
     public IVF indexFileIvf() {
         int p = ivf.numPartitions();
-        return ivf.toProto(new long[p], new int[p], loss);
+        long[] off = new long[p];
+        int[] len = new int[p];
+        if (graphs != null) {
+            long o = 0;
+            for (int i = 0; i < p; i++) {
+                off[i] = o;
+                len[i] = graphs[i].rowCount();
+                o += len[i];
+            }
+        }
+        return ivf.toProto(off, len, loss);
+    }
+
+    /** The rows of {@code index.idx}: the empty FLAT marker, or every partition's HNSW graph in partition order. */
+    public VectorSchemaRoot indexFileBatch(BufferAllocator allocator) {
+        if (graphs == null) {
+            return indexFileBatch(allocator, indexFileMetadata());
+        }
+        VectorSchemaRoot root = VectorSchemaRoot.create(new Schema(Hnsw.schema().getFields(), indexFileMetadata()), allocator);
+        try {
+            int[] pos = {0, 0};
+            for (Hnsw g : graphs) {
+                pos = g.appendTo(root, pos[0], pos[1]);
+            }
+            Hnsw.finish(root, pos);
+            return root;
+        } catch (RuntimeException e) {
+            root.close();
+            throw e;
+        }
     }
 
     /** The empty {@code __flat_marker: uint64} batch of {@code index.idx}. */
@@ -467,8 +570,14 @@ public final class IvfIndex {
      */
     public static IvfIndex load(Map<String, String> indexMeta, IVF indexIvf, Map<String, String> auxMeta, IVF auxIvf,
                                 Tensor codebook, VectorSchemaRoot aux, String resource) {
+        return load(indexMeta, indexIvf, null, auxMeta, auxIvf, codebook, aux, resource);
+    }
+
+    /** As above, with the rows of {@code index.idx} (needed for HNSW sub-indexes; may be null for FLAT). */
+    public static IvfIndex load(Map<String, String> indexMeta, IVF indexIvf, VectorSchemaRoot indexRows, Map<String, String> auxMeta,
+                                IVF auxIvf, Tensor codebook, VectorSchemaRoot aux, String resource) {
         try {
-            return doLoad(indexMeta, indexIvf, auxMeta, auxIvf, codebook, aux, resource);
+            return doLoad(indexMeta, indexIvf, indexRows, auxMeta, auxIvf, codebook, aux, resource);
         } catch (CorruptIndexException e) {
             throw e;
         } catch (RuntimeException | com.fasterxml.jackson.core.JsonProcessingException e) {
@@ -476,7 +585,7 @@ public final class IvfIndex {
         }
     }
 
-    private static IvfIndex doLoad(Map<String, String> indexMeta, IVF indexIvf, Map<String, String> auxMeta, IVF auxIvf,
+    private static IvfIndex doLoad(Map<String, String> indexMeta, IVF indexIvf, VectorSchemaRoot indexRows, Map<String, String> auxMeta, IVF auxIvf,
                                    Tensor codebook, VectorSchemaRoot aux, String resource)
             throws com.fasterxml.jackson.core.JsonProcessingException {
         String idx = indexMeta.get("lance:index");
@@ -484,7 +593,8 @@ public final class IvfIndex {
         JsonNode idxJson = JSON.readTree(idx);
         String typeName = idxJson.path("type").asText("");
         DistanceType type = DistanceType.parse(idxJson.path("distance_type").asText(auxMeta.getOrDefault("distance_type", "l2")));
-        Kind kind = switch (typeName.toUpperCase(Locale.ROOT)) {
+        boolean hnsw = typeName.toUpperCase(Locale.ROOT).startsWith("IVF_HNSW_");
+        Kind kind = switch (typeName.toUpperCase(Locale.ROOT).replace("IVF_HNSW_", "IVF_")) {
             case "IVF_PQ" -> Kind.PQ;
             case "IVF_SQ" -> Kind.SQ;
             case "IVF_FLAT" -> Kind.FLAT;
@@ -586,7 +696,33 @@ public final class IvfIndex {
             row += n;
         }
         double loss = indexIvf.hasLoss() ? indexIvf.getLoss() : 0;
-        return new IvfIndex(model, kind, type, pq, sq, rowIds, codes, vecs, loss);
+        Hnsw[] graphs = null;
+        if (hnsw) {
+            CorruptIndexException.check(kind != Kind.PQ, resource, "IVF_HNSW_PQ is not supported yet");
+            CorruptIndexException.check(indexRows != null, resource, "HNSW index needs the rows of index.idx");
+            String hnswList = indexMeta.get("lance:hnsw");
+            CorruptIndexException.check(hnswList != null, resource, "index.idx lacks lance:hnsw");
+            JsonNode metas = JSON.readTree(hnswList);
+            CorruptIndexException.check(metas.isArray() && metas.size() == parts, resource, "lance:hnsw has %d entries for %d partitions",
+                    metas.size(), parts);
+            CorruptIndexException.check(indexIvf.getOffsetsCount() == parts, resource, "index.idx IVF has %d offsets", indexIvf.getOffsetsCount());
+            graphs = new Hnsw[parts];
+            for (int p = 0; p < parts; p++) {
+                long off = indexIvf.getOffsets(p), len = Integer.toUnsignedLong(indexIvf.getLengths(p));
+                CorruptIndexException.check(off + len <= indexRows.getRowCount(), resource,
+                        "partition %d graph rows [%d, +%d) beyond index.idx (%d rows)", p, off, len, indexRows.getRowCount());
+                graphs[p] = rowIds[p].length == 0 ? null : Hnsw.fromBatch(indexRows, (int) off, metas.get(p).asText(), rowIds[p].length, resource);
+            }
+        }
+        IvfIndex base = new IvfIndex(model, kind, type, pq, sq, rowIds, codes, vecs, loss, null);
+        if (graphs != null) {
+            for (int p = 0; p < parts; p++) {
+                if (graphs[p] == null) {
+                    graphs[p] = Hnsw.build(base.scorer(p), Hnsw.Params.LANCE_DEFAULT); // empty partition: empty graph
+                }
+            }
+        }
+        return graphs == null ? base : new IvfIndex(model, kind, type, pq, sq, rowIds, codes, vecs, loss, graphs);
     }
 
     /** Partition membership, for tests and statistics. */

@@ -77,11 +77,16 @@ public final class ScalarQuantizer {
      * {@code ((hi-lo)/255)²} for L2 and cosine; for dot {@code 1 - (d·lo² + lo·s·(Σa+Σb) + s²·Σab)}.
      */
     public float distance(DistanceType type, byte[] q, byte[] codes, int off) {
+        return distance(type, q, 0, codes, off);
+    }
+
+    /** {@link #distance(DistanceType, byte[], byte[], int)} with the query code at {@code qOff}. */
+    public float distance(DistanceType type, byte[] q, int qOff, byte[] codes, int off) {
         float s = (hi - lo) / 255f;
         if (type == DistanceType.DOT) {
             long sa = 0, sb = 0, sab = 0;
             for (int i = 0; i < dim; i++) {
-                int a = q[i] & 0xFF, b = codes[off + i] & 0xFF;
+                int a = q[qOff + i] & 0xFF, b = codes[off + i] & 0xFF;
                 sa += a;
                 sb += b;
                 sab += (long) a * b;
@@ -90,7 +95,7 @@ public final class ScalarQuantizer {
         }
         long acc = 0;
         for (int i = 0; i < dim; i++) {
-            int d = (q[i] & 0xFF) - (codes[off + i] & 0xFF);
+            int d = (q[qOff + i] & 0xFF) - (codes[off + i] & 0xFF);
             acc += (long) d * d;
         }
         return acc * s * s;

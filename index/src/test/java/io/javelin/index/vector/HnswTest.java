@@ -65,4 +65,42 @@ class HnswTest {
                     .isInstanceOf(CorruptIndexException.class);
         }
     }
+
+    @Test
+    void ivfHnswSqRoundTripsThroughLanceLayout() {
+        int dim = 48;
+        SyntheticVectors data = new SyntheticVectors(4000, dim, 8, 33);
+        long t0 = System.nanoTime();
+        IvfIndex idx = IvfIndex.build(data.data, data.rows, data.n, dim, IvfIndex.BuildParams.ivfSq(4, DistanceType.L2)
+                .withMaxIters(5).withSampleRate(16).withHnsw(Hnsw.Params.LANCE_DEFAULT.withEfConstruction(40)));
+        long buildMs = (System.nanoTime() - t0) / 1_000_000;
+        assertThat(idx.lanceType()).isEqualTo("IVF_HNSW_SQ");
+        Random rnd = new Random(4);
+        double recall = 0;
+        for (int i = 0; i < 20; i++) {
+            float[] q = data.queryNear(rnd.nextInt(data.n), rnd, 0.3);
+            Neighbor[] truth = IvfIndex.flatSearch(data.data, data.rows, dim, q, 10, DistanceType.L2, RowFilter.ALL);
+            recall += SyntheticVectors.recall(truth, idx.search(VectorQuery.of(q, 10).withNprobes(4).withEf(64), null));
+        }
+        System.out.printf("IVF4_HNSW_SQ over 4000x48: build %d ms, recall@10 nprobes=4 ef=64: %.3f%n", buildMs, recall / 20);
+        assertThat(recall / 20).isGreaterThan(0.8);
+        try (BufferAllocator allocator = new RootAllocator();
+             VectorSchemaRoot index = idx.indexFileBatch(allocator);
+             VectorSchemaRoot aux = idx.auxiliaryBatch(allocator)) {
+            assertThat(index.getSchema().getCustomMetadata().get("lance:index")).isEqualTo("{\"type\":\"IVF_HNSW_SQ\",\"distance_type\":\"l2\"}");
+            assertThat(index.getSchema().getCustomMetadata().get("lance:hnsw")).startsWith("[\"{\\\"entry_point\\\":");
+            assertThat(index.getSchema().getFields()).extracting(f -> f.getName()).containsExactly("__vector_id", "__neighbors", "_distance");
+            assertThat(aux.getSchema().getFields()).extracting(f -> f.getName()).containsExactly("_rowid", "__sq_code");
+            assertThat(idx.indexFileIvf().getLengthsList().stream().mapToLong(Integer::longValue).sum()).isEqualTo(index.getRowCount());
+            IvfIndex loaded = IvfIndex.load(idx.indexFileMetadata(), idx.indexFileIvf(), index, idx.auxiliaryFileMetadata(),
+                    idx.auxiliaryFileIvf(), null, aux, "t");
+            for (int i = 0; i < 5; i++) {
+                float[] q = data.queryNear(rnd.nextInt(data.n), rnd, 0.3);
+                VectorQuery vq = VectorQuery.of(q, 10).withNprobes(2).withEf(32);
+                assertThat(loaded.search(vq, null)).containsExactly(idx.search(vq, null));
+            }
+            assertThatThrownBy(() -> IvfIndex.load(idx.indexFileMetadata(), idx.indexFileIvf(), null, idx.auxiliaryFileMetadata(),
+                    idx.auxiliaryFileIvf(), null, aux, "t")).isInstanceOf(CorruptIndexException.class);
+        }
+    }
 }

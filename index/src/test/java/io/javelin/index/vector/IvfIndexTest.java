@@ -29,7 +29,7 @@ class IvfIndexTest {
 
     @BeforeAll
     static void build() {
-        data = new SyntheticVectors(12_000, DIM, 32, 7);
+        data = new SyntheticVectors(8_000, DIM, 32, 7);
         long t0 = System.nanoTime();
         pq = IvfIndex.build(data.data, data.rows, data.n, DIM, IvfIndex.BuildParams.ivfPq(16, 16, DistanceType.L2).withMaxIters(8).withSampleRate(24));
         System.out.printf("IVF16,PQ16x8 build over %d x %d: %d ms%n", data.n, DIM, (System.nanoTime() - t0) / 1_000_000);
