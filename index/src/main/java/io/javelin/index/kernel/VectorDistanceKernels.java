@@ -61,7 +61,7 @@ final class VectorDistanceKernels implements DistanceKernels {
                     .sub(FloatVector.fromMemorySegment(F, b, bOff + 4L * i, LE));
             acc0 = d0.fma(d0, acc0);
         }
-        float sum = acc0.add(acc1).reduceLanes(VectorOperators.ADD);
+        float sum = sum(acc0.add(acc1));
         return ScalarDistanceKernels.l2F32From(a, aOff, b, bOff, i, dim, sum);
     }
 
@@ -83,7 +83,7 @@ final class VectorDistanceKernels implements DistanceKernels {
             acc0 = FloatVector.fromMemorySegment(F, a, aOff + 4L * i, LE)
                     .fma(FloatVector.fromMemorySegment(F, b, bOff + 4L * i, LE), acc0);
         }
-        float sum = acc0.add(acc1).reduceLanes(VectorOperators.ADD);
+        float sum = sum(acc0.add(acc1));
         return ScalarDistanceKernels.dotF32From(a, aOff, b, bOff, i, dim, sum);
     }
 
@@ -105,7 +105,7 @@ final class VectorDistanceKernels implements DistanceKernels {
             FloatVector d0 = FloatVector.fromArray(F, a, aOff + i).sub(FloatVector.fromArray(F, b, bOff + i));
             acc0 = d0.fma(d0, acc0);
         }
-        return ScalarDistanceKernels.l2F32From(a, aOff, b, bOff, i, dim, acc0.add(acc1).reduceLanes(VectorOperators.ADD));
+        return ScalarDistanceKernels.l2F32From(a, aOff, b, bOff, i, dim, sum(acc0.add(acc1)));
     }
 
     @Override
@@ -123,7 +123,7 @@ final class VectorDistanceKernels implements DistanceKernels {
         for (; i < bound; i += lanes) {
             acc0 = FloatVector.fromArray(F, a, aOff + i).fma(FloatVector.fromArray(F, b, bOff + i), acc0);
         }
-        return ScalarDistanceKernels.dotF32From(a, aOff, b, bOff, i, dim, acc0.add(acc1).reduceLanes(VectorOperators.ADD));
+        return ScalarDistanceKernels.dotF32From(a, aOff, b, bOff, i, dim, sum(acc0.add(acc1)));
     }
 
     @Override
@@ -146,9 +146,9 @@ final class VectorDistanceKernels implements DistanceKernels {
             na = x.fma(x, na);
             nb = y.fma(y, nb);
         }
-        float d = dot.reduceLanes(VectorOperators.ADD);
-        float sa = na.reduceLanes(VectorOperators.ADD);
-        float sb = nb.reduceLanes(VectorOperators.ADD);
+        float d = sum(dot);
+        float sa = sum(na);
+        float sb = sum(nb);
         for (; i < dim; i++) {
             float x = a.get(ScalarDistanceKernels.F32, aOff + 4L * i);
             float y = b.get(ScalarDistanceKernels.F32, bOff + 4L * i);
@@ -190,7 +190,7 @@ final class VectorDistanceKernels implements DistanceKernels {
             FloatVector d = loadBf16(a, aOff + 2L * i).sub(loadBf16(b, bOff + 2L * i));
             acc = d.fma(d, acc);
         }
-        return ScalarDistanceKernels.l2Bf16From(a, aOff, b, bOff, i, dim, acc.reduceLanes(VectorOperators.ADD));
+        return ScalarDistanceKernels.l2Bf16From(a, aOff, b, bOff, i, dim, sum(acc));
     }
 
     @Override
@@ -202,7 +202,7 @@ final class VectorDistanceKernels implements DistanceKernels {
         for (; i < bound; i += lanes) {
             acc = loadBf16(a, aOff + 2L * i).fma(loadBf16(b, bOff + 2L * i), acc);
         }
-        return ScalarDistanceKernels.dotBf16From(a, aOff, b, bOff, i, dim, acc.reduceLanes(VectorOperators.ADD));
+        return ScalarDistanceKernels.dotBf16From(a, aOff, b, bOff, i, dim, sum(acc));
     }
 
     @Override
@@ -220,9 +220,9 @@ final class VectorDistanceKernels implements DistanceKernels {
             na = x.fma(x, na);
             nb = y.fma(y, nb);
         }
-        float d = dot.reduceLanes(VectorOperators.ADD);
-        float sa = na.reduceLanes(VectorOperators.ADD);
-        float sb = nb.reduceLanes(VectorOperators.ADD);
+        float d = sum(dot);
+        float sa = sum(na);
+        float sb = sum(nb);
         for (; i < dim; i++) {
             float x = ScalarDistanceKernels.bf16(a, aOff + 2L * i);
             float y = ScalarDistanceKernels.bf16(b, bOff + 2L * i);
@@ -231,6 +231,18 @@ final class VectorDistanceKernels implements DistanceKernels {
             sb += y * y;
         }
         return DistanceKernels.cosineFromSums(d, sa, sb);
+    }
+
+    /**
+     * Sums the lanes in lane order. {@code reduceLanes(ADD)} leaves the order unspecified, and the
+     * interpreter and C2 really do differ, so distances would change after warm-up.
+     */
+    private static float sum(FloatVector v) {
+        float s = 0;
+        for (int i = 0; i < v.length(); i++) {
+            s += v.lane(i);
+        }
+        return s;
     }
 
     private static IntVector loadU8(MemorySegment s, long off) {

@@ -135,6 +135,27 @@ class DistanceKernelsTest {
     }
 
     @Test
+    void resultsDoNotChangeWhenTheJitCompilesTheKernel() {
+        int dim = 131;
+        Random rnd = new Random(77);
+        try (Arena arena = OffHeap.newArena("test")) {
+            MemorySegment a = arena.allocate(4L * dim), b = arena.allocate(4L * dim);
+            for (int i = 0; i < dim; i++) {
+                a.set(F32, 4L * i, (float) rnd.nextGaussian() * 100);
+                b.set(F32, 4L * i, (float) rnd.nextGaussian() * 100);
+            }
+            for (DistanceKernels k : impls()) {
+                float l2 = k.l2F32(a, 0, b, 0, dim), dot = k.dotF32(a, 0, b, 0, dim), cos = k.cosineF32(a, 0, b, 0, dim);
+                for (int i = 0; i < 60_000; i++) {
+                    assertThat(Float.floatToRawIntBits(k.l2F32(a, 0, b, 0, dim))).isEqualTo(Float.floatToRawIntBits(l2));
+                    assertThat(Float.floatToRawIntBits(k.dotF32(a, 0, b, 0, dim))).isEqualTo(Float.floatToRawIntBits(dot));
+                    assertThat(Float.floatToRawIntBits(k.cosineF32(a, 0, b, 0, dim))).isEqualTo(Float.floatToRawIntBits(cos));
+                }
+            }
+        }
+    }
+
+    @Test
     void zeroVectorsHaveCosineDistanceOne() {
         MemorySegment z = MemorySegment.ofArray(new float[16]);
         for (DistanceKernels k : impls()) {

@@ -66,7 +66,13 @@ class IvfIndexTest {
                 all[i] = new Neighbor(data.rows[i], t.f32(q, 0, data.data, i * DIM, DIM));
             }
             Arrays.sort(all);
-            assertThat(exact(q, 10, t, RowFilter.ALL)).containsExactly(Arrays.copyOf(all, 10));
+            // float reductions in the vector kernel may round differently once C2 compiles them: compare ids, and distances loosely
+            Neighbor[] got = exact(q, 10, t, RowFilter.ALL);
+            assertThat(Arrays.stream(got).mapToLong(Neighbor::rowId).toArray())
+                    .containsExactly(Arrays.stream(all, 0, 10).mapToLong(Neighbor::rowId).toArray());
+            for (int i = 0; i < 10; i++) {
+                assertThat(got[i].distance()).isCloseTo(all[i].distance(), org.assertj.core.api.Assertions.within(1e-3f * Math.max(1, Math.abs(all[i].distance()))));
+            }
         }
     }
 
