@@ -102,8 +102,14 @@ public final class IndexReaders {
         }
     }
 
-    /** Opens an IVF_FLAT / IVF_PQ / IVF_SQ segment ({@code index.idx} + {@code auxiliary.idx}). */
-    public static Mono<IvfIndex> openIvf(IndexFileSource src, String resource) {
+    /** The metadata and global buffers of a vector segment (everything but the rows). */
+    public record IvfParts(Map<String, String> indexMeta, IVF indexIvf, Map<String, String> auxMeta, IVF auxIvf, Tensor codebook) {
+        public boolean hnsw() {
+            return indexMeta.getOrDefault("lance:index", "").contains("IVF_HNSW_");
+        }
+    }
+
+    public static Mono<IvfParts> ivfParts(IndexFileSource src, String resource) {
         String idxRes = resource + "/index.idx", auxRes = resource + "/auxiliary.idx";
         Mono<Object[]> index = src.schemaMetadata("index.idx").flatMap(meta ->
                 src.globalBuffer("index.idx", bufferIndex(meta, "lance:ivf", idxRes)).map(buf -> new Object[] {meta, parseIvf(buf, idxRes)}));
@@ -120,17 +126,24 @@ public final class IndexReaders {
                     });
             return Mono.zip(ivf, tensor).map(t -> new Object[] {meta, t.getT1(), t.getT2()});
         });
-        return Mono.zip(index, aux).flatMap(t -> {
+        return Mono.zip(index, aux).map(t -> {
             Object[] i = t.getT1(), a = t.getT2();
             @SuppressWarnings("unchecked")
             Map<String, String> im = (Map<String, String>) i[0], am = (Map<String, String>) a[0];
-            Tensor cb = a[2] instanceof Tensor x ? x : null;
-            boolean hnsw = im.getOrDefault("lance:index", "").contains("IVF_HNSW_");
-            if (!hnsw) {
-                return using(src.readAll("auxiliary.idx"), rows -> IvfIndex.load(im, (IVF) i[1], am, (IVF) a[1], cb, rows, resource));
+            return new IvfParts(im, (IVF) i[1], am, (IVF) a[1], a[2] instanceof Tensor x ? x : null);
+        });
+    }
+
+    /** Opens an IVF_FLAT / IVF_PQ / IVF_SQ / IVF_HNSW_* segment, loading every partition. */
+    public static Mono<IvfIndex> openIvf(IndexFileSource src, String resource) {
+        return ivfParts(src, resource).flatMap(pp -> {
+            if (!pp.hnsw()) {
+                return using(src.readAll("auxiliary.idx"),
+                        rows -> IvfIndex.load(pp.indexMeta(), pp.indexIvf(), pp.auxMeta(), pp.auxIvf(), pp.codebook(), rows, resource));
             }
             return Mono.usingWhen(src.readAll("index.idx"),
-                    graph -> using(src.readAll("auxiliary.idx"), rows -> IvfIndex.load(im, (IVF) i[1], graph, am, (IVF) a[1], cb, rows, resource)),
+                    graph -> using(src.readAll("auxiliary.idx"), rows -> IvfIndex.load(pp.indexMeta(), pp.indexIvf(), graph,
+                            pp.auxMeta(), pp.auxIvf(), pp.codebook(), rows, resource)),
                     graph -> Mono.fromRunnable(graph::close));
         });
     }

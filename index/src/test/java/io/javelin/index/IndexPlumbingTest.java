@@ -211,6 +211,20 @@ class IndexPlumbingTest {
                 assertThat(res[0]).isEqualTo(new Neighbor(42, 0f));
             }).verifyComplete();
             assertThat(takes).hasValue(1);
+
+            // lazily loaded partitions give the same answers as the eagerly loaded index
+            IndexCache cache = new IndexCache(1 << 20);
+            LazyIvfIndex lazy = LazyIvfIndex.open(src, cache, "ddb5").block(Duration.ofSeconds(10));
+            for (int i = 0; i < 8; i++) {
+                float[] qi = java.util.Arrays.copyOfRange(data, (i * 311) * dim, (i * 311 + 1) * dim);
+                RowFilter rare = row -> row % 41 == 0;
+                for (VectorQuery vq : List.of(VectorQuery.of(qi, 10).withNprobes(1), VectorQuery.of(qi, 10).withNprobes(1, 0).withPrefilter(rare),
+                        VectorQuery.of(qi, 5).withNprobes(2))) {
+                    assertThat(lazy.search(vq, null).block(Duration.ofSeconds(10))).containsExactly(idx.search(vq, null));
+                }
+            }
+            assertThat(cache.size()).isBetween(1, 4);
+            assertThat(cache.hits()).isPositive();
             // a truncated IVF buffer → CorruptIndexException
             src.buffer("auxiliary.idx", 1, new byte[] {0x12, 0x7f});
             StepVerifier.create(IndexReaders.openIvf(src, "ddb5")).expectError(CorruptIndexException.class).verify();

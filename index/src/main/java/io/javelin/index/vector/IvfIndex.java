@@ -290,43 +290,114 @@ public final class IvfIndex {
 
     /** Approximate k nearest neighbours, nearest first (ties by row id). */
     public Neighbor[] search(VectorQuery q, Refiner refiner) {
-        int dim = ivf.dim();
-        if (q.vector().length != dim) {
-            throw new IllegalArgumentException("Query has dimension " + q.vector().length + ", index has " + dim);
+        Probe pr = probe(q);
+        int p;
+        while ((p = pr.next()) >= 0) {
+            pr.search(p, partition(p));
         }
-        float[] query = q.vector().clone();
-        if (type == DistanceType.COSINE) {
-            IvfModel.normalize(query, 0, dim);
-        }
-        int[] order = ivf.rank(query);
-        int parts = ivf.numPartitions();
-        int min = Math.min(q.minNprobes(), parts);
-        int max = q.maxNprobes() == 0 ? parts : Math.min(q.maxNprobes(), parts);
-        TopK top = new TopK(q.candidates());
-        RowFilter filter = q.inIndexFilter();
-        float[] scratch = new float[0];
-        for (int probed = 0; probed < max && (probed < min || !top.isFull()); probed++) {
-            scratch = searchPartition(order[probed], query, filter, top, scratch, q.ef());
-        }
-        Neighbor[] cands = top.sorted();
-        Neighbor[] out;
-        if (q.refineFactor() > 0 && refiner != null && cands.length > 0) {
-            long[] ids = new long[cands.length];
-            for (int i = 0; i < ids.length; i++) {
-                ids[i] = cands[i].rowId();
-            }
-            out = Refiner.refine(cands, refiner.vectors(ids), q.vector(), dim, q.k(), type);
-        } else {
-            out = cands.length > q.k() ? java.util.Arrays.copyOf(cands, q.k()) : cands;
-        }
-        if (q.postfilter() != RowFilter.ALL) {
-            out = java.util.Arrays.stream(out).filter(nb -> q.postfilter().allows(nb.rowId())).toArray(Neighbor[]::new);
-        }
-        return out;
+        return pr.finish(refiner);
     }
 
-    private float[] searchPartition(int part, float[] query, RowFilter filter, TopK top, float[] scratch, int ef) {
-        long[] rows = rowIds[part];
+    /** One partition's rows as stored in {@code auxiliary.idx} (codes transposed for PQ). */
+    public record Partition(long[] rowIds, byte[] codes, float[] vectors) {
+        /** Approximate heap size, for the index cache. */
+        public long bytes() {
+            return 8L * rowIds.length + (codes == null ? 0 : codes.length) + (vectors == null ? 0 : 4L * vectors.length) + 64;
+        }
+    }
+
+    /** Partition {@code p} of a fully loaded index (null arrays for a header-only index). */
+    public Partition partition(int p) {
+        return new Partition(rowIds[p], codes[p], vectors[p]);
+    }
+
+    /** Start a step-wise search: ask {@link Probe#next()} for partitions, feed them with {@link Probe#search}. */
+    public Probe probe(VectorQuery q) {
+        return new Probe(q);
+    }
+
+    /**
+     * The probing state of one query (Lance's min/max nprobes rule): the nearest {@code min}
+     * partitions are always searched; more are searched, nearest first, while fewer than
+     * {@code k·refine} candidates passed the filters, up to {@code max}. Not thread-safe; one per query.
+     */
+    public final class Probe {
+        private final VectorQuery q;
+        private final float[] query;
+        private final int[] order;
+        private final int min;
+        private final int max;
+        private final TopK top;
+        private final RowFilter filter;
+        private float[] scratch = new float[0];
+        private int probed;
+        private int handedOut;
+
+        private Probe(VectorQuery q) {
+            int dim = ivf.dim();
+            if (q.vector().length != dim) {
+                throw new IllegalArgumentException("Query has dimension " + q.vector().length + ", index has " + dim);
+            }
+            this.q = q;
+            this.query = q.vector().clone();
+            if (type == DistanceType.COSINE) {
+                IvfModel.normalize(query, 0, dim);
+            }
+            this.order = ivf.rank(query);
+            int parts = ivf.numPartitions();
+            this.min = Math.min(q.minNprobes(), parts);
+            this.max = q.maxNprobes() == 0 ? parts : Math.min(q.maxNprobes(), parts);
+            this.top = new TopK(q.candidates());
+            this.filter = q.inIndexFilter();
+        }
+
+        /** True when no further partition is needed. */
+        public boolean done() {
+            return probed >= max || (probed >= min && top.isFull());
+        }
+
+        /** The next partition to search, or -1 when done. */
+        public int next() {
+            if (done() || handedOut >= max) {
+                return -1;
+            }
+            return order[handedOut++];
+        }
+
+        /** Searches partition {@code p} with its data. */
+        public void search(int p, Partition data) {
+            scratch = searchPartition(p, data, query, filter, top, scratch, q.ef());
+            probed++;
+        }
+
+        /** Top-k after optional refine and postfilter. */
+        public Neighbor[] finish(Refiner refiner) {
+            int dim = ivf.dim();
+            Neighbor[] cands = top.sorted();
+            Neighbor[] out;
+            if (q.refineFactor() > 0 && refiner != null && cands.length > 0) {
+                long[] ids = new long[cands.length];
+                for (int i = 0; i < ids.length; i++) {
+                    ids[i] = cands[i].rowId();
+                }
+                out = Refiner.refine(cands, refiner.vectors(ids), q.vector(), dim, q.k(), type);
+            } else {
+                out = cands.length > q.k() ? java.util.Arrays.copyOf(cands, q.k()) : cands;
+            }
+            if (q.postfilter() != RowFilter.ALL) {
+                out = java.util.Arrays.stream(out).filter(nb -> q.postfilter().allows(nb.rowId())).toArray(Neighbor[]::new);
+            }
+            return out;
+        }
+
+        /** Candidates collected so far (before refine), nearest first. */
+        public Neighbor[] candidates() {
+            return top.sorted();
+        }
+    }
+
+    private float[] searchPartition(int part, Partition data, float[] query, RowFilter filter, TopK top, float[] scratch, int ef) {
+        long[] rows = data.rowIds();
         int n = rows.length;
         if (n == 0) {
             return scratch;
@@ -340,7 +411,7 @@ public final class IvfIndex {
         }
         switch (kind) {
             case FLAT -> {
-                float[] v = vectors[part];
+                float[] v = data.vectors();
                 for (int r = 0; r < n; r++) {
                     if (filter.allows(rows[r])) {
                         top.offer(rows[r], type.f32(query, 0, v, r * dim, dim));
@@ -360,7 +431,7 @@ public final class IvfIndex {
                 if (scratch.length < n) {
                     scratch = new float[n];
                 }
-                pq.distances(table, codes[part], 0, n, scratch);
+                pq.distances(table, data.codes(), 0, n, scratch);
                 for (int r = 0; r < n; r++) {
                     if (scratch[r] <= top.threshold() && filter.allows(rows[r])) {
                         top.offer(rows[r], scratch[r]);
@@ -370,7 +441,7 @@ public final class IvfIndex {
             case SQ -> {
                 byte[] qc = new byte[dim];
                 sq.encode(query, 0, qc, 0);
-                byte[] c = codes[part];
+                byte[] c = data.codes();
                 for (int r = 0; r < n; r++) {
                     if (filter.allows(rows[r])) {
                         top.offer(rows[r], sq.distance(type, qc, c, r * dim));
@@ -612,17 +683,12 @@ public final class IvfIndex {
         CorruptIndexException.check(list.isArray() && list.size() >= 1, resource, "storage_metadata is not a non-empty JSON list");
         JsonNode storage = JSON.readTree(list.get(0).asText());
 
-        FieldVector ids = aux.getVector(ROW_ID);
-        CorruptIndexException.check(ids instanceof UInt8Vector, resource, "_rowid must be uint64, got %s",
-                ids == null ? "missing" : ids.getField().getType());
-        int total = aux.getRowCount();
         long expectedOff = 0;
         for (int p = 0; p < parts; p++) {
             CorruptIndexException.check(auxIvf.getOffsets(p) == expectedOff, resource,
                     "partition %d offset %d, expected %d", p, auxIvf.getOffsets(p), expectedOff);
             expectedOff += Integer.toUnsignedLong(auxIvf.getLengths(p));
         }
-        CorruptIndexException.check(expectedOff == total, resource, "partitions cover %d rows, auxiliary.idx has %d", expectedOff, total);
 
         ProductQuantizer pq = null;
         ScalarQuantizer sq = null;
@@ -651,6 +717,16 @@ public final class IvfIndex {
                 width = dim;
             }
         }
+        double loss0 = indexIvf.hasLoss() ? indexIvf.getLoss() : 0;
+        if (aux == null) {
+            CorruptIndexException.check(!hnsw, resource, "HNSW indexes load eagerly");
+            return new IvfIndex(model, kind, type, pq, sq, new long[parts][], new byte[parts][], new float[parts][], loss0, null);
+        }
+        FieldVector ids = aux.getVector(ROW_ID);
+        CorruptIndexException.check(ids instanceof UInt8Vector, resource, "_rowid must be uint64, got %s",
+                ids == null ? "missing" : ids.getField().getType());
+        int total = aux.getRowCount();
+        CorruptIndexException.check(expectedOff == total, resource, "partitions cover %d rows, auxiliary.idx has %d", expectedOff, total);
         FieldVector cv = aux.getVector(col);
         CorruptIndexException.check(cv instanceof FixedSizeListVector, resource, "%s must be fixed_size_list, got %s", col,
                 cv == null ? "missing" : cv.getField().getType());
@@ -723,6 +799,75 @@ public final class IvfIndex {
             }
         }
         return graphs == null ? base : new IvfIndex(model, kind, type, pq, sq, rowIds, codes, vecs, loss, graphs);
+    }
+
+    /**
+     * Loads everything but the partition rows (centroids, quantizer, offsets): partitions are then
+     * read on demand with {@link #decodePartition} (see {@code LazyIvfIndex}). Not for HNSW.
+     */
+    public static IvfIndex loadHeader(Map<String, String> indexMeta, IVF indexIvf, Map<String, String> auxMeta, IVF auxIvf,
+                                      Tensor codebook, String resource) {
+        return load(indexMeta, indexIvf, null, auxMeta, auxIvf, codebook, null, resource);
+    }
+
+    /** Row width of the quantizer column ({@code __pq_code} bytes, {@code __sq_code} bytes, or {@code flat} floats). */
+    public int storageWidth() {
+        return switch (kind) {
+            case PQ -> pq.codeBytes();
+            case SQ, FLAT -> ivf.dim();
+        };
+    }
+
+    /**
+     * Decodes partition rows read from {@code auxiliary.idx} (one or more batches, in row order,
+     * {@code expectedRows} in total) into a {@link Partition}.
+     */
+    public Partition decodePartition(List<VectorSchemaRoot> batches, int expectedRows, String resource) {
+        try {
+            int width = storageWidth();
+            String col = switch (kind) {
+                case PQ -> PQ_CODE;
+                case SQ -> SQ_CODE;
+                case FLAT -> FLAT_COLUMN;
+            };
+            long[] rows = new long[expectedRows];
+            byte[] c = kind == Kind.FLAT ? null : new byte[expectedRows * width];
+            float[] v = kind == Kind.FLAT ? new float[expectedRows * width] : null;
+            int at = 0;
+            for (VectorSchemaRoot b : batches) {
+                FieldVector ids = b.getVector(ROW_ID);
+                FieldVector cv = b.getVector(col);
+                CorruptIndexException.check(ids instanceof UInt8Vector && cv instanceof FixedSizeListVector fl && fl.getListSize() == width,
+                        resource, "partition batch has columns %s", b.getSchema().getFields());
+                FieldVector child = ((FixedSizeListVector) cv).getDataVector();
+                int n = b.getRowCount();
+                CorruptIndexException.check(at + n <= expectedRows, resource, "partition has more than %d rows", expectedRows);
+                for (int r = 0; r < n; r++) {
+                    CorruptIndexException.check(!ids.isNull(r), resource, "null _rowid");
+                    rows[at + r] = ((UInt8Vector) ids).get(r);
+                }
+                // codes are transposed over the whole partition: copy bytes in order
+                for (int i = 0; i < n * width; i++) {
+                    if (v != null) {
+                        v[at * width + i] = ((Float4Vector) child).get(i);
+                    } else {
+                        c[at * width + i] = ((UInt1Vector) child).get(i);
+                    }
+                }
+                at += n;
+            }
+            CorruptIndexException.check(at == expectedRows, resource, "partition has %d rows, IVF says %d", at, expectedRows);
+            if (v != null && type == DistanceType.COSINE) {
+                for (int r = 0; r < expectedRows; r++) {
+                    IvfModel.normalize(v, r * ivf.dim(), ivf.dim());
+                }
+            }
+            return new Partition(rows, c, v);
+        } catch (CorruptIndexException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            throw new CorruptIndexException(resource, "Cannot decode partition: " + e, e);
+        }
     }
 
     /** Partition membership, for tests and statistics. */
