@@ -50,14 +50,39 @@ public final class IndexReaders {
 
     /** Runs a BTree query: the lookup picks pages, each page is read ({@code [p·bs, (p+1)·bs)}) and scanned. */
     public static Mono<SearchResult> searchBTree(BTreeIndex index, IndexFileSource src, SargableQuery q, String resource) {
+        return searchBTree(index, src, q, resource, null);
+    }
+
+    /** As above, keeping decoded pages in {@code cache} (keyed {@code resource/page_data.lance#p}) when not null. */
+    public static Mono<SearchResult> searchBTree(BTreeIndex index, IndexFileSource src, SargableQuery q, String resource, IndexCache cache) {
         String res = resource + "/" + BTreeIndex.PAGE_DATA_FILE;
-        return Flux.fromArray(box(index.pagesFor(q)))
-                .concatMap(p -> src.readRange(BTreeIndex.PAGE_DATA_FILE, index.pageStartRow(p), index.pageStartRow(p + 1))
+        java.util.function.IntFunction<Mono<BTreeIndex.DecodedPage>> read = p ->
+                src.readRange(BTreeIndex.PAGE_DATA_FILE, index.pageStartRow(p), index.pageStartRow(p + 1))
                         .map(batch -> {
                             try (batch) {
-                                return index.searchPage(batch, q, res);
+                                return index.decodePage(batch, res);
                             }
-                        }))
+                        })
+                        .collectList()
+                        .map(parts -> {
+                            if (parts.size() == 1) {
+                                return parts.get(0);
+                            }
+                            int n = parts.stream().mapToInt(d -> d.ids().length).sum();
+                            Object[] v = new Object[n];
+                            long[] ids = new long[n];
+                            int at = 0;
+                            for (BTreeIndex.DecodedPage d : parts) {
+                                System.arraycopy(d.values(), 0, v, at, d.ids().length);
+                                System.arraycopy(d.ids(), 0, ids, at, d.ids().length);
+                                at += d.ids().length;
+                            }
+                            return new BTreeIndex.DecodedPage(v, ids);
+                        });
+        return Flux.fromArray(box(index.pagesFor(q)))
+                .concatMap(p -> (cache == null ? read.apply(p)
+                        : cache.get(res + "#" + p, () -> read.apply(p), BTreeIndex.DecodedPage::bytes))
+                        .map(page -> index.searchPage(page, q)))
                 .reduce(new RowAddrTreeMap(), RowAddrTreeMap::or)
                 .map(rows -> (SearchResult) new SearchResult.Exact(rows));
     }

@@ -162,6 +162,12 @@ class IndexPlumbingTest {
                 StepVerifier.create(IndexReaders.searchBTree(bt, src, new SargableQuery.Equals(1234), "682a"))
                         .assertNext(r -> assertThat(r.rows().toArray()).containsExactly(RowAddrTreeMap.address(1, n - 1 - 1234 - 5000)))
                         .verifyComplete();
+                IndexCache pages = new IndexCache(10 << 20);
+                for (int rep = 0; rep < 2; rep++) {
+                    StepVerifier.create(IndexReaders.searchBTree(bt, src, new SargableQuery.IsIn(List.of(5L, 9000L)), "682a", pages))
+                            .assertNext(r -> assertThat(r.rows().cardinality()).isEqualTo(2)).verifyComplete();
+                }
+                assertThat(pages.hits()).isEqualTo(2);
                 BitmapIndex bm = IndexReaders.openBitmap(src, "6936").block(Duration.ofSeconds(10));
                 assertThat(bm.search(new SargableQuery.Equals("cat_3")).rows().cardinality()).isEqualTo(1200);
                 assertThat(bm.search(new SargableQuery.IsNull()).rows().cardinality()).isEqualTo(200);

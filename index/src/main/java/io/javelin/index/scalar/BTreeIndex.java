@@ -221,27 +221,50 @@ public final class BTreeIndex {
         return (lo == null || kind.compare(p.max(), lo) >= 0) && (hi == null || kind.compare(p.min(), hi) <= 0);
     }
 
-    /** Row addresses of {@code page} (a page_data batch) that satisfy the query. */
-    public RowAddrTreeMap searchPage(VectorSchemaRoot page, SargableQuery query, String resource) {
-        SargableQuery q = SargableQuery.coerce(query, kind);
+    /** A page_data page decoded for repeated queries (what the index cache keeps). */
+    public record DecodedPage(Object[] values, long[] ids) {
+        /** Rough heap size, for the cache budget. */
+        public long bytes() {
+            return 32L * ids.length + 64;
+        }
+    }
+
+    /** Checks and decodes one page_data batch. */
+    public DecodedPage decodePage(VectorSchemaRoot page, String resource) {
         FieldVector values = page.getVector("values");
         FieldVector ids = page.getVector("ids");
         CorruptIndexException.check(values != null && ids instanceof UInt8Vector, resource,
                 "page_data must have values and ids: uint64, has %s", page.getSchema().getFields());
         CorruptIndexException.check(values.getField().getType().equals(valueType), resource,
                 "page_data values type %s != lookup type %s", values.getField().getType(), valueType);
-        UInt8Vector idv = (UInt8Vector) ids;
-        RowAddrTreeMap out = new RowAddrTreeMap();
         int n = page.getRowCount();
         CorruptIndexException.check(n <= batchSize, resource, "page has %d rows, batch_size is %d", n, batchSize);
+        UInt8Vector idv = (UInt8Vector) ids;
+        Object[] vals = new Object[n];
+        long[] rows = new long[n];
         for (int r = 0; r < n; r++) {
-            Object v = ScalarKind.get(values, r);
-            boolean m = v == null
-                    ? q instanceof SargableQuery.IsNull || (q instanceof SargableQuery.IsIn in && in.values().stream().anyMatch(x -> x == null))
-                    : SargableQuery.matches(q, kind, v);
-            if (m) {
-                CorruptIndexException.check(!idv.isNull(r), resource, "null id at page row %d", r);
-                out.add(idv.get(r));
+            CorruptIndexException.check(!idv.isNull(r), resource, "null id at page row %d", r);
+            vals[r] = ScalarKind.get(values, r);
+            rows[r] = idv.get(r);
+        }
+        return new DecodedPage(vals, rows);
+    }
+
+    /** Row addresses of {@code page} (a page_data batch) that satisfy the query. */
+    public RowAddrTreeMap searchPage(VectorSchemaRoot page, SargableQuery query, String resource) {
+        return searchPage(decodePage(page, resource), query);
+    }
+
+    /** Row addresses of a decoded page that satisfy the query. */
+    public RowAddrTreeMap searchPage(DecodedPage page, SargableQuery query) {
+        SargableQuery q = SargableQuery.coerce(query, kind);
+        boolean nullsMatch = q instanceof SargableQuery.IsNull || (q instanceof SargableQuery.IsIn in && in.values().stream().anyMatch(x -> x == null));
+        RowAddrTreeMap out = new RowAddrTreeMap();
+        Object[] vals = page.values();
+        for (int r = 0; r < vals.length; r++) {
+            Object v = vals[r];
+            if (v == null ? nullsMatch : SargableQuery.matches(q, kind, v)) {
+                out.add(page.ids()[r]);
             }
         }
         return out;
