@@ -8,10 +8,11 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * Builders for the operations this engine commits. Each gets a fresh random uuid: call them on the
- * caller's thread ({@link UUID#randomUUID()} may read the OS entropy source).
+ * Builders for the operations this engine commits, each with a fresh random uuid. Safe to call on any
+ * thread (see {@link #newUuid()}).
  */
 public final class Transactions {
 
@@ -19,7 +20,19 @@ public final class Transactions {
     }
 
     static Transaction.Builder base(long readVersion) {
-        return Transaction.newBuilder().setReadVersion(readVersion).setUuid(UUID.randomUUID().toString());
+        return Transaction.newBuilder().setReadVersion(readVersion).setUuid(newUuid());
+    }
+
+    /**
+     * A random (version 4) UUID from {@link ThreadLocalRandom}: {@link UUID#randomUUID()} reads the OS
+     * entropy pool and may block, which is not allowed on Reactor's non-blocking threads. Uniqueness, not
+     * unpredictability, is what a transaction id needs.
+     */
+    public static String newUuid() {
+        ThreadLocalRandom r = ThreadLocalRandom.current();
+        long hi = (r.nextLong() & ~0xF000L) | 0x4000L;
+        long lo = (r.nextLong() & 0x3FFF_FFFF_FFFF_FFFFL) | 0x8000_0000_0000_0000L;
+        return new UUID(hi, lo).toString();
     }
 
     /** New fragments keep {@code id = 0}; ids are assigned at commit from {@code max_fragment_id + 1}. */
