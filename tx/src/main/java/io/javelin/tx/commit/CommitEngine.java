@@ -121,12 +121,15 @@ public final class CommitEngine {
                     return Mono.error(new CommitConflictException("Failed to commit the transaction after "
                             + options.maxRetries() + " retries"));
                 }
-                return catchUp().then(Mono.defer(() -> Mono.delay(backoff(attempts), Schedulers.parallel()))).then(Mono.defer(this::run));
+                return catchUp().then(Mono.defer(() -> alreadyCommitted
+                        ? Mono.just(result())
+                        : Mono.delay(backoff(attempts), Schedulers.parallel()).then(Mono.defer(this::run))));
             });
         }
 
         private ManifestFile built;
         private String path;
+        private boolean alreadyCommitted;
 
         /** One publication: txn file, then create-if-absent. True if our manifest is now at the path. */
         private Mono<Boolean> publishOnce() {
@@ -141,7 +144,7 @@ public final class CommitEngine {
                         .then(transient_(store.putIfAbsent(path, bytes), ambiguous))
                         .thenReturn(true)
                         .onErrorResume(StoreAlreadyExistsException.class,
-                                e -> ambiguous[0] ? isOurs(path) : Mono.just(false))
+                                e -> ambiguous[0] || e.ambiguous() ? isOurs(path) : Mono.just(false))
                         .onErrorResume(e -> !(e instanceof StoreAlreadyExistsException) && ambiguous[0]
                                         && !(e instanceof CommitStateUnknownException),
                                 e -> isOurs(path).onErrorMap(x -> !(x instanceof CommitStateUnknownException),
@@ -191,6 +194,13 @@ public final class CommitEngine {
             return newer(base.version() + 1, new ArrayList<>()).flatMap(list -> {
                 boolean rebase = false;
                 for (Committed c : list) {
+                    if (c.txn.getUuid().equals(txn.getUuid())) {
+                        // our own commit, whose success was reported as a conflict: never commit twice
+                        built = c.file;
+                        path = naming.path(c.file.version());
+                        alreadyCommitted = true;
+                        return Mono.empty();
+                    }
                     Resolution r = ConflictResolver.check(txn, c.txn);
                     switch (r.outcome()) {
                         case INCOMPATIBLE -> {
