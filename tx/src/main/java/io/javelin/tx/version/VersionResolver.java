@@ -134,6 +134,26 @@ public final class VersionResolver {
                 .onErrorMap(StoreNotFoundException.class, e -> notFound(version));
     }
 
+    /**
+     * The latest version starting from {@code latest_version_hint.json} and probing upward (for stores
+     * where listing is expensive or unordered): the hinted version must exist, then v+1, v+2, ... are
+     * probed until one is missing. Without a usable hint, falls back to {@link #latest()}.
+     */
+    public Mono<ManifestLocation> latestFromHint() {
+        return hint()
+                .flatMap(h -> locate(h).flatMap(this::probeUp))
+                .onErrorResume(e -> e instanceof VersionNotFoundException || e instanceof io.javelin.tx.CorruptFileException,
+                        e -> Mono.empty())
+                .switchIfEmpty(Mono.defer(this::latest));
+    }
+
+    private Mono<ManifestLocation> probeUp(ManifestLocation known) {
+        String next = known.naming().path(known.version() + 1);
+        return store.read(next)
+                .flatMap(b -> probeUp(new ManifestLocation(known.version() + 1, next, known.naming(), b.length)))
+                .onErrorResume(StoreNotFoundException.class, e -> Mono.just(known));
+    }
+
     /** The hinted latest version, or empty if there is no (readable) hint. Never trust it blindly. */
     public Mono<Long> hint() {
         return store.read(VersionHint.PATH).map(VersionHint::decode)

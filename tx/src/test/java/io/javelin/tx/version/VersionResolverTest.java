@@ -119,6 +119,21 @@ class VersionResolverTest {
     }
 
     @Test
+    void latestFromAStaleOrMissingHint() {
+        InMemoryManifestStore store = Golden.store(Golden.VERSIONS_DELETES, false);
+        VersionResolver r = new VersionResolver(store);
+        assertThat(r.latestFromHint().block().version()).isEqualTo(6);
+        store.seed(VersionHint.PATH, VersionHint.encode(3)); // stale: probe upward
+        store.resetCounters();
+        assertThat(r.latestFromHint().block().version()).isEqualTo(6);
+        assertThat(store.lists()).isZero();
+        store.seed(VersionHint.PATH, VersionHint.encode(60)); // points past the end: fall back to listing
+        assertThat(r.latestFromHint().block().version()).isEqualTo(6);
+        store.seed(VersionHint.PATH, "garbage".getBytes());
+        assertThat(r.latestFromHint().block().version()).isEqualTo(6);
+    }
+
+    @Test
     void hint() {
         assertThat(new String(VersionHint.encode(6))).isEqualTo("{\"version\":6}");
         assertThat(VersionHint.encode(6)).isEqualTo(Golden.bytes(Golden.VERSIONS_DELETES, "_versions/latest_version_hint.json"));
