@@ -90,6 +90,45 @@ class CommitEngineMoreTest {
         assertThat(v7.manifest().manifest().hasIndexSection()).isFalse();
     }
 
+    /** Appenders and deleters of disjoint rows of one fragment race: every append and every delete survives. */
+    @Test
+    void concurrentAppendsAndDeletesLoseNothing() {
+        InMemoryManifestStore mem = new InMemoryManifestStore();
+        CommitEngine engine = new CommitEngine(mem, FAST.withMaxRetries(100));
+        create(engine); // fragment 0 has 100 rows
+        io.javelin.tx.version.VersionResolver versions = new io.javelin.tx.version.VersionResolver(mem);
+        int deleters = 5;
+        int appenders = 4;
+        Flux<Long> deletes = Flux.range(0, deleters).flatMap(d -> Flux.range(0, 3).concatMap(k -> {
+            RoaringBitmap mine = RoaringBitmap.bitmapOf(d * 10 + k);
+            return versions.readLatest().flatMap(latest -> {
+                DataFragment f0 = latest.manifest().getFragments(0);
+                return io.javelin.tx.deletion.DeletionFiles.read(mem, f0)
+                        .flatMap(current -> io.javelin.tx.deletion.DeletionFiles.write(mem, 0, latest.version(),
+                                RoaringBitmap.or(current, mine)))
+                        .flatMap(df -> engine.commit(Transactions.delete(latest.version(),
+                                List.of(f0.toBuilder().setDeletionFile(df).build()), List.of(), "id = " + (d * 10 + k))));
+            }).map(CommitResult::version);
+        }).subscribeOn(Schedulers.parallel()), deleters);
+        Flux<Long> appends = Flux.range(0, appenders).flatMap(a -> Flux.range(0, 3).concatMap(k ->
+                versions.latest().flatMap(l -> engine.commit(Transactions.append(l.version(), List.of(fragment("a" + a + "-" + k, 3)))))
+                        .map(CommitResult::version)).subscribeOn(Schedulers.parallel()), appenders);
+        List<Long> all = Flux.merge(deletes, appends).collectList().block(Duration.ofSeconds(60));
+        assertThat(all).hasSize((deleters + appenders) * 3).doesNotHaveDuplicates();
+        var latest = versions.readLatest().block();
+        assertThat(latest.version()).isEqualTo(1 + (deleters + appenders) * 3);
+        assertThat(latest.manifest().getFragmentsCount()).isEqualTo(1 + appenders * 3);
+        RoaringBitmap expected = new RoaringBitmap();
+        for (int d = 0; d < deleters; d++) {
+            for (int k = 0; k < 3; k++) {
+                expected.add(d * 10 + k);
+            }
+        }
+        DataFragment f0 = latest.manifest().getFragments(0);
+        assertThat(f0.getDeletionFile().getNumDeletedRows()).isEqualTo(deleters * 3);
+        assertThat(io.javelin.tx.deletion.DeletionFiles.read(mem, f0).block()).isEqualTo(expected);
+    }
+
     static ByteString bitmap(int... ids) {
         RoaringBitmap rb = RoaringBitmap.bitmapOf(ids);
         ByteBuffer buf = ByteBuffer.allocate(rb.serializedSizeInBytes());
