@@ -91,7 +91,8 @@ public final class CommitEngine {
     /** Per-commit state, used by one reactive chain at a time (each step runs after the previous one). */
     private final class Attempt {
         private Transaction txn;
-        private final ManifestFile readBase;
+        /** The manifest the transaction's deletion vectors were computed against (moves on each rebase). */
+        private ManifestFile rebaseBaseline;
         private ManifestFile base;
         private final ManifestNaming naming;
         private ManifestFile restoreSource;
@@ -99,7 +100,7 @@ public final class CommitEngine {
 
         Attempt(Transaction txn, ManifestFile readBase, ManifestFile base, ManifestNaming naming) {
             this.txn = txn;
-            this.readBase = readBase;
+            this.rebaseBaseline = readBase;
             this.base = base;
             this.naming = naming;
         }
@@ -220,7 +221,7 @@ public final class CommitEngine {
                 Mono<Transaction> next = Mono.just(txn);
                 if (rebase) {
                     next = txn.hasDelete()
-                            ? DeleteRebase.rebase(store, txn, readBase, latest)
+                            ? DeleteRebase.rebase(store, txn, rebaseBaseline, latest).doOnNext(t -> rebaseBaseline = latest)
                             : Mono.error(new RetryableCommitConflictException(OperationKind.of(txn)
                                     + " overlaps a concurrent change and cannot be rebased here: re-run it"));
                 }
