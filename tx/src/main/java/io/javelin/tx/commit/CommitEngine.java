@@ -132,7 +132,12 @@ public final class CommitEngine {
         private String path;
         private boolean alreadyCommitted;
 
-        /** One publication: txn file, then create-if-absent. True if our manifest is now at the path. */
+        /**
+         * One publication: txn file, then create-if-absent. True if our manifest is now at the path, false
+         * if another writer's is. When the create-if-absent failed in a way that may still have applied
+         * it (transport errors until the retries ran out), the path is read back; if even that cannot
+         * decide, the outcome is {@link CommitStateUnknownException} and nothing may be cleaned up.
+         */
         private Mono<Boolean> publishOnce() {
             return Mono.defer(() -> {
                 attempts++;
@@ -141,8 +146,8 @@ public final class CommitEngine {
                 built = ManifestCodec.decode("(new manifest)", bytes);
                 path = naming.path(built.version());
                 boolean[] ambiguous = {false};
-                return transient_(TransactionFiles.write(store, txn), null)
-                        .then(transient_(store.putIfAbsent(path, bytes), ambiguous))
+                return withTransientRetries(TransactionFiles.write(store, txn), null)
+                        .then(withTransientRetries(store.putIfAbsent(path, bytes), ambiguous))
                         .thenReturn(true)
                         .onErrorResume(StoreAlreadyExistsException.class,
                                 e -> ambiguous[0] || e.ambiguous() ? isOurs(path) : Mono.just(false))
@@ -156,7 +161,7 @@ public final class CommitEngine {
         }
 
         /** Retries transport errors (not "already exists" or "not found"), marking the request ambiguous. */
-        private Mono<Void> transient_(Mono<Void> request, boolean[] ambiguous) {
+        private Mono<Void> withTransientRetries(Mono<Void> request, boolean[] ambiguous) {
             return request.doOnError(e -> {
                 if (ambiguous != null && isTransient(e)) {
                     ambiguous[0] = true;
@@ -176,7 +181,8 @@ public final class CommitEngine {
                         return txn.getUuid().equals(uuid) || there.manifest().getTransactionFile().equals(TransactionFiles.fileName(txn));
                     })
                     .onErrorResume(StoreNotFoundException.class, e -> Mono.error(new CommitStateUnknownException(
-                            "Manifest " + p + " was reported to exist but cannot be read", e)));
+                            "Cannot tell whether version " + built.version() + " was committed: " + p
+                                    + " is not readable after a create whose outcome is unknown", e)));
         }
 
         private Mono<Void> hint() {

@@ -286,6 +286,23 @@ class CommitEngineTest {
     }
 
     @Test
+    void aCreateThatKeepsFailingEndsInUnknownState() {
+        InMemoryManifestStore mem = new InMemoryManifestStore();
+        create(new CommitEngine(mem, FAST));
+        FaultyStore faulty = new FaultyStore(mem, (p, n) -> p.startsWith("_versions/") ? Fault.FAIL_BEFORE : Fault.NONE);
+        assertThatThrownBy(() -> new CommitEngine(faulty, FAST.withMaxTransientRetries(2))
+                .commit(Transactions.append(1, List.of(fragment("b.lance", 5)))).block())
+                .isInstanceOf(io.javelin.tx.CommitStateUnknownException.class)
+                .hasMessageContaining("Cannot tell whether version 2 was committed");
+        // and when every attempt's ack was lost, the read-back proves the commit
+        FaultyStore lossy = new FaultyStore(mem, (p, n) -> p.startsWith("_versions/") ? Fault.LOSE_ACK : Fault.NONE);
+        CommitResult r = new CommitEngine(lossy, FAST.withMaxTransientRetries(2))
+                .commit(Transactions.append(1, List.of(fragment("c.lance", 5)))).block();
+        assertThat(r.version()).isEqualTo(2);
+        assertThat(new VersionResolver(mem).latest().block().version()).isEqualTo(2);
+    }
+
+    @Test
     void givesUpAfterMaxRetries() {
         InMemoryManifestStore mem = new InMemoryManifestStore();
         create(new CommitEngine(mem, FAST));
