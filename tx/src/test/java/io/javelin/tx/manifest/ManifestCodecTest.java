@@ -3,7 +3,6 @@ package io.javelin.tx.manifest;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.google.protobuf.ByteString;
 import io.javelin.tx.CorruptManifestException;
 import io.javelin.tx.Golden;
 import io.javelin.tx.InvalidTableMetadataException;
@@ -223,10 +222,5 @@ class ManifestCodecTest {
         ByteBuffer b = ByteBuffer.allocate(4 + body.length + 16).order(ByteOrder.LITTLE_ENDIAN);
         b.putInt(body.length).put(body).putLong(0).putShort((short) 0).putShort((short) 2).put("LANC".getBytes());
         return b.array();
-    }
-
-    @SuppressWarnings("unused")
-    private static ByteString unused() {
-        return ByteString.EMPTY;
     }
 }
