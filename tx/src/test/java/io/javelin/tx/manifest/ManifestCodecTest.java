@@ -106,6 +106,28 @@ class ManifestCodecTest {
                 .isInstanceOf(CorruptManifestException.class).hasMessageContaining("smaller than 16 bytes");
     }
 
+    /** Random byte mutations of every golden manifest: each either decodes or fails typed, never otherwise. */
+    @Test
+    void mutatedManifestsFailTyped() {
+        java.util.Random rnd = new java.util.Random(2026);
+        int typed = 0;
+        for (String p : goldenManifests()) {
+            byte[] good = Golden.bytes(Golden.VERSIONS_DELETES, p);
+            for (int i = 0; i < 500; i++) {
+                byte[] bad = good.clone();
+                for (int k = 1 + rnd.nextInt(3); k > 0; k--) {
+                    bad[rnd.nextInt(bad.length)] = (byte) rnd.nextInt(256);
+                }
+                try {
+                    ManifestCodec.decode(p, bad);
+                } catch (TxException e) {
+                    typed++;
+                }
+            }
+        }
+        assertThat(typed).isPositive();
+    }
+
     @Test
     void wrongMagic() {
         byte[] bytes = Golden.bytes(Golden.VERSIONS_DELETES, V6);
