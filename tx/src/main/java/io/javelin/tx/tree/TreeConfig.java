@@ -7,7 +7,7 @@ package io.javelin.tx.tree;
  * @param maxLeafBytes      target encoded leaf size (a single record may exceed it)
  * @param maxNodeBytes      target encoded size of an interior (children + buffer)
  * @param bufferBytes       a node's buffer above this size is drained to its children
- * @param fanOut            maximum children of the root and of interiors (at least 2)
+ * @param fanOut            maximum children of the root and of interiors (at least 3)
  * @param inlineRootBytes   publish the root inline when the encoded descriptor fits (0 = never)
  * @param suffixBytes       keep new mutations in mutations_since_root up to this encoded size (0 = never)
  * @param leafParallelism   concurrent leaf reads and writes
@@ -16,8 +16,8 @@ public record TreeConfig(int maxLeafBytes, int maxNodeBytes, int bufferBytes, in
         int suffixBytes, int leafParallelism) {
 
     public TreeConfig {
-        if (fanOut < 2) {
-            throw new IllegalArgumentException("fanOut must be at least 2: " + fanOut);
+        if (fanOut < 3) {
+            throw new IllegalArgumentException("fanOut must be at least 3 (two-child interiors cannot split 3 children): " + fanOut);
         }
         if (maxLeafBytes <= 0 || maxNodeBytes <= 0 || bufferBytes <= 0 || leafParallelism <= 0) {
             throw new IllegalArgumentException("sizes and parallelism must be positive");
