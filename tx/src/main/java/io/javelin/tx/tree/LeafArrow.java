@@ -51,7 +51,12 @@ public final class LeafArrow {
 
     /** Builds the leaf batch of {@code records} (sorted by id, complete records). */
     public static Batch encode(List<DataFragment> records, BufferAllocator allocator) {
-        VectorSchemaRoot root = VectorSchemaRoot.create(LeafSchema.SCHEMA, allocator);
+        return encode(records, allocator, LeafSchema.SCHEMA);
+    }
+
+    /** Encodes with a variant of the leaf schema (same vector classes); for tests of schema checks. */
+    static Batch encode(List<DataFragment> records, BufferAllocator allocator, org.apache.arrow.vector.types.pojo.Schema schema) {
+        VectorSchemaRoot root = VectorSchemaRoot.create(schema, allocator);
         DictionaryProvider.MapDictionaryProvider dicts = new DictionaryProvider.MapDictionaryProvider();
         try {
             DictBuilder[] builders = new DictBuilder[4];
