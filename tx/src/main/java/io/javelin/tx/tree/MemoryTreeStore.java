@@ -20,6 +20,7 @@ public final class MemoryTreeStore implements TreeStore {
     private final Map<ObjectLocation, byte[]> objects = new ConcurrentSkipListMap<>(
             (a, b) -> a.toString().compareTo(b.toString()));
     private final Map<String, AtomicLong> counters = new ConcurrentHashMap<>();
+    private final java.util.Queue<ObjectLocation> readLog = new java.util.concurrent.ConcurrentLinkedQueue<>();
 
     /** Request and byte counters: gets, rangeGets, puts, lists, bytesRead, bytesWritten. */
     public long count(String counter) {
@@ -36,6 +37,12 @@ public final class MemoryTreeStore implements TreeStore {
     /** Zeroes every counter. */
     public void resetCounts() {
         counters.clear();
+        readLog.clear();
+    }
+
+    /** Locations read (whole or ranged) since the last reset, in request order. */
+    public List<ObjectLocation> readLog() {
+        return List.copyOf(readLog);
     }
 
     /** Number of stored objects. */
@@ -77,6 +84,7 @@ public final class MemoryTreeStore implements TreeStore {
     public Mono<byte[]> get(ObjectLocation location) {
         return Mono.fromCallable(() -> {
             add("gets", 1);
+            readLog.add(location);
             byte[] b = objects.get(location);
             if (b == null) {
                 throw new NoSuchElementException("no such object: " + location);
@@ -90,6 +98,7 @@ public final class MemoryTreeStore implements TreeStore {
     public Mono<byte[]> getRange(ObjectLocation location, long offset, int length) {
         return Mono.fromCallable(() -> {
             add("rangeGets", 1);
+            readLog.add(location);
             byte[] b = objects.get(location);
             if (b == null) {
                 throw new NoSuchElementException("no such object: " + location);
