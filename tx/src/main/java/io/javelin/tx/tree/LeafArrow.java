@@ -188,9 +188,9 @@ public final class LeafArrow {
         List<DataFragment> out = new ArrayList<>(rows);
         long previous = -1;
         for (int row = 0; row < rows; row++) {
-            long fid = id.getObjectNoOverflow(row).longValueExact();
+            long fid = id.get(row);
             check(fid >= 0 && fid <= 0xFFFF_FFFFL, Rule.R16_LEAF_IDS, "leaf id %s does not fit in u32",
-                    id.getObjectNoOverflow(row));
+                    Long.toUnsignedString(fid));
             check(fid > previous, Rule.R16_LEAF_IDS, "leaf ids not strictly increasing: %d after %d", fid, previous);
             previous = fid;
             DataFragment m;

@@ -35,6 +35,18 @@ public final class TreeWriter {
 
     private final TreeEnv env;
     private final TreeConfig config;
+    private final Map<String, java.util.concurrent.atomic.LongAdder> events = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /** How often each structural event happened in this writer (drain, leafRun, merge, split, ...). */
+    public Map<String, Long> events() {
+        Map<String, Long> out = new java.util.TreeMap<>();
+        events.forEach((k, v) -> out.put(k, v.sum()));
+        return out;
+    }
+
+    private void event(String name) {
+        events.computeIfAbsent(name, k -> new java.util.concurrent.atomic.LongAdder()).increment();
+    }
 
     public TreeWriter(TreeEnv env) {
         this.env = env;
@@ -368,6 +380,7 @@ public final class TreeWriter {
             if (bytes(root.buffer) <= config.bufferBytes()) {
                 return Mono.just(root);
             }
+            event("materializeRoot");
             List<DataFragment> records = Replay.apply(List.of(), root.buffer, 0);
             long watermark = maxSequence(root.buffer, 0);
             start = writeLeaves(s, records, 0, watermark).map(leaves -> {
@@ -386,6 +399,7 @@ public final class TreeWriter {
         if (root.children.size() != 1 || root.childHeight == 0) {
             return Mono.just(root);
         }
+        event("collapse");
         return s.state(root.children.getFirst(), 0, TreeReader.KEY_END).flatMap(child -> {
             root.children = child.children;
             root.buffer.addAll(child.buffer);
@@ -402,6 +416,7 @@ public final class TreeWriter {
         if (root.children.size() < 4 && root.children.size() <= config.fanOut()) {
             return Mono.just(root);
         }
+        event("grow");
         List<NodeState> chunks = chunks(root, false);
         return Flux.fromIterable(chunks).concatMap(c -> writeInterior(s, c)).collectList().flatMap(parts -> {
             root.children = new ArrayList<>(parts);
@@ -415,6 +430,7 @@ public final class TreeWriter {
         if (n.children.isEmpty() || bytes(n.buffer) <= config.bufferBytes()) {
             return Mono.just(n);
         }
+        event(n.childHeight == 0 ? "drainToLeaves" : "drainToInteriors");
         List<List<FragmentTreeMutation>> buckets = n.buckets();
         List<Integer> order = new ArrayList<>();
         long[] sizes = new long[buckets.size()];
@@ -485,6 +501,7 @@ public final class TreeWriter {
 
     private Mono<List<Part>> rewriteLeaves(Session s, NodeState n, int[] run, List<List<FragmentTreeMutation>> buckets) {
         long runLo = n.children.get(run[0]).minKey();
+        event(run[1] > run[0] ? "leafMerge" : "leafRewrite");
         return Flux.range(run[0], run[1] - run[0] + 1).flatMapSequential(i -> {
             Part p = n.children.get(i);
             long watermark = p.ref.getMaterializedThroughActionSequence();
@@ -528,6 +545,9 @@ public final class TreeWriter {
         }
         List<NodeState> chunks = st.children.size() > config.fanOut() || nodeBytes(st) > config.maxNodeBytes()
                 ? chunks(st, true) : List.of(st);
+        if (chunks.size() > 1) {
+            event("split");
+        }
         return Flux.fromIterable(chunks).concatMap(c -> writeInterior(s, c)).collectList();
     }
 
@@ -542,11 +562,13 @@ public final class TreeWriter {
                 if (!isRoot) {
                     return Mono.just(n);
                 }
+                event("adoptLoose");
                 n.children = loose.state.children;
                 n.buffer.addAll(loose.state.buffer);
                 n.childHeight = loose.state.childHeight;
                 return fixups(s, n, true);
             }
+            event("mergeLoose");
             int j = i > 0 ? i - 1 : i + 1;
             int left = Math.min(i, j);
             int right = Math.max(i, j);
@@ -576,6 +598,7 @@ public final class TreeWriter {
             });
         }
         if (!n.children.isEmpty() && n.children.getFirst().minKey() != n.lo) {
+            event("lowerFence");
             return lowerFence(s, n.children.getFirst(), n.lo, n.childHi(0)).map(p -> {
                 n.children.set(0, p);
                 return n;

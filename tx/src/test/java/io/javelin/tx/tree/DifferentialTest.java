@@ -27,11 +27,12 @@ class DifferentialTest {
     static Stream<Arguments> configs() {
         TreeConfig small = TreeFixture.small();
         return Stream.of(
-                Arguments.of("small-external-suffix", small, 1L),
-                Arguments.of("fanout3-drain-often", small.withFanOut(3).withBufferBytes(200).withSuffixBytes(0), 2L),
-                Arguments.of("inline-root", small.withInlineRootBytes(6_000).withFanOut(3), 3L),
-                Arguments.of("tiny-leaves", small.withLeafBytes(300).withFanOut(5).withBufferBytes(350), 4L),
-                Arguments.of("defaults", TreeConfig.defaults(), 5L));
+                Arguments.of("small-external-suffix", small, 1L, 120),
+                Arguments.of("fanout3-drain-often", small.withFanOut(3).withBufferBytes(200).withSuffixBytes(0), 2L, 120),
+                Arguments.of("inline-root", small.withInlineRootBytes(6_000).withFanOut(3), 3L, 120),
+                Arguments.of("tiny-leaves", small.withLeafBytes(300).withFanOut(5).withBufferBytes(350), 4L, 120),
+                Arguments.of("from-empty", small.withFanOut(3).withBufferBytes(300).withSuffixBytes(0), 6L, 0),
+                Arguments.of("defaults", TreeConfig.defaults(), 5L, 40));
     }
 
     record Version(FragmentTreeMetadata meta, TreeMap<Long, DataFragment> model, long max) {
@@ -39,13 +40,13 @@ class DifferentialTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("configs")
-    void treeMatchesFlatModel(String name, TreeConfig config, long seed) {
+    void treeMatchesFlatModel(String name, TreeConfig config, long seed, int initialCount) {
         try (TreeFixture fx = new TreeFixture(config)) {
             Random rnd = new Random(seed);
             TreeMap<Long, DataFragment> model = new TreeMap<>();
-            List<DataFragment> initial = TreeFixture.frags(120);
+            List<DataFragment> initial = TreeFixture.frags(initialCount);
             initial.forEach(f -> model.put(f.getId(), f));
-            long max = 119;
+            long max = initialCount - 1;
             FragmentTreeMetadata meta = fx.writer.build(initial, 1).block().metadata();
             List<Version> history = new ArrayList<>();
             history.add(new Version(meta, new TreeMap<>(model), max));
@@ -57,7 +58,7 @@ class DifferentialTest {
                 List<Long> ids = new ArrayList<>(model.keySet());
                 FragmentTreeMetadata next = null;
                 long newMax = max;
-                if (op < 25 || ids.size() < 4) {
+                if (op < 25 || ids.size() < 6) {
                     int k = 1 + rnd.nextInt(6);
                     for (int i = 0; i < k; i++) {
                         DataFragment f = TreeFixture.frag(++newMax, 10 + rnd.nextInt(1000), 1 + rnd.nextInt(3));
@@ -129,8 +130,14 @@ class DifferentialTest {
                             : f.toBuilder().setInlineRowIds(ByteString.copyFromUtf8("rows" + step)).build();
                     edits.add(new FragmentEdit.Put(g));
                     model.put(id, g);
-                } else if (op < 89) {
+                } else if (op < 87) {
                     newMax += 3;
+                } else if (op < 89) {
+                    int start = rnd.nextBoolean() ? 0 : rnd.nextInt(ids.size());
+                    for (int i = start; i < Math.min(ids.size(), start + 5 + rnd.nextInt(30)); i++) {
+                        edits.add(new FragmentEdit.Remove(ids.get(i)));
+                        model.remove(ids.get(i));
+                    }
                 } else if (op < 93) {
                     List<DataFragment> fresh = new ArrayList<>();
                     model.clear();
@@ -171,6 +178,7 @@ class DifferentialTest {
             for (Version v : history) {
                 assertThat(fx.list(fx.open(v.meta(), v.max()))).isEqualTo(new ArrayList<>(v.model().values()));
             }
+            System.out.println(name + ": " + fx.writer.events() + " max height " + maxHeight);
             if (!name.equals("defaults") && !name.equals("inline-root")) {
                 assertThat(maxHeight).as("max height").isGreaterThanOrEqualTo(2);
             }
