@@ -25,6 +25,10 @@ public sealed interface FragmentEdit {
         }
     }
 
+    /** Changes an existing record; the prior record is resolved, transformed and diffed. */
+    record Modify(long id, java.util.function.UnaryOperator<DataFragment> change) implements FragmentEdit {
+    }
+
     /** Removes a fragment (its prior record is resolved for exact deltas). */
     record Remove(long id) implements FragmentEdit {
     }

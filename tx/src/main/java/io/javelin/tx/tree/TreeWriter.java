@@ -118,7 +118,7 @@ public final class TreeWriter {
                 if (e instanceof FragmentEdit.Create c && c.id() <= base.maxFragmentId) {
                     throw new IllegalArgumentException("created fragment " + c.id() + " reuses an allocated id");
                 }
-                if (e instanceof FragmentEdit.Put || e instanceof FragmentEdit.Remove) {
+                if (e instanceof FragmentEdit.Put || e instanceof FragmentEdit.Remove || e instanceof FragmentEdit.Modify) {
                     needed.add(e.id());
                 }
             }
@@ -135,7 +135,7 @@ public final class TreeWriter {
         Map<Long, DataFragment> state = new HashMap<>(prior);
         Set<Long> known = new HashSet<>(prior.keySet());
         for (FragmentEdit e : edits) {
-            if (e instanceof FragmentEdit.Put || e instanceof FragmentEdit.Remove || e instanceof FragmentEdit.Create) {
+            if (!(e instanceof FragmentEdit.AddFile) && !(e instanceof FragmentEdit.ReplaceFile)) {
                 known.add(e.id());
             }
         }
@@ -145,6 +145,13 @@ public final class TreeWriter {
             List<FragmentAction> actions = switch (e) {
                 case FragmentEdit.Create c -> List.of(FragmentAction.newBuilder().setUpsertFragment(c.fragment()).build());
                 case FragmentEdit.Put p -> Lowering.lower(state.get(p.id()), p.fragment());
+                case FragmentEdit.Modify m -> {
+                    DataFragment before = state.get(m.id());
+                    if (before == null) {
+                        throw new IllegalArgumentException("fragment " + m.id() + " does not exist");
+                    }
+                    yield Lowering.lower(before, m.change().apply(before));
+                }
                 case FragmentEdit.Remove r -> state.get(r.id()) == null ? List.of()
                         : List.of(FragmentAction.newBuilder().setRemoveFragment(r.id()).build());
                 case FragmentEdit.AddFile a -> List.of(FragmentAction.newBuilder().setAddDataFile(
