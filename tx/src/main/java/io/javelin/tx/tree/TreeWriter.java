@@ -51,6 +51,7 @@ public final class TreeWriter {
     public TreeWriter(TreeEnv env) {
         this.env = env;
         this.config = env.config();
+        TreeIds.init();
     }
 
     /** A new descriptor and what it took to write it. */
@@ -247,7 +248,7 @@ public final class TreeWriter {
         if (config.inlineRootBytes() > 0 && inline.getSerializedSize() <= config.inlineRootBytes()) {
             return Mono.just(session.result(inline, mutations));
         }
-        UUID uuid = UUID.randomUUID();
+        UUID uuid = TreeIds.random();
         ObjectLocation loc = new ObjectLocation("", TreePaths.PREFIX + "root/" + uuid + ".root");
         FragmentTree ext = FragmentTree.newBuilder().setRootUuid(TreePaths.toBytes(uuid)).setNextActionSequence(next)
                 .build();
@@ -665,7 +666,7 @@ public final class TreeWriter {
             }
             sums = summary(st);
             byte[] bytes = nb.build().toByteArray();
-            String path = TreePaths.nodePath(UUID.randomUUID());
+            String path = TreePaths.nodePath(TreeIds.random());
             FragmentTreeChild ref = FragmentTreeChild.newBuilder().setPath(path).setMinKey(st.lo).setNumKeys(sums[0])
                     .setTotalRows(sums[1]).setVisibleRows(sums[2]).setHeight(st.childHeight + 1)
                     .setNumChildren(st.children.size()).setObjectSize(bytes.length).build();
@@ -710,7 +711,7 @@ public final class TreeWriter {
                 total += f.getPhysicalRows();
                 visible += Records.visibleRows(f);
             }
-            String path = TreePaths.leafPath(UUID.randomUUID());
+            String path = TreePaths.leafPath(TreeIds.random());
             FragmentTreeChild ref = FragmentTreeChild.newBuilder().setPath(path).setMinKey(minKey)
                     .setNumKeys(records.size()).setTotalRows(total).setVisibleRows(visible).setHeight(0)
                     .setNumChildren(0).setObjectSize(bytes.length).setMaterializedThroughActionSequence(watermark)
