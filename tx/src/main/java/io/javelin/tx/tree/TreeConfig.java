@@ -32,6 +32,61 @@ public record TreeConfig(int maxLeafBytes, int maxNodeBytes, int bufferBytes, in
         return new TreeConfig(1 << 20, 1 << 20, 256 << 10, 16, 64 << 10, 32 << 10, 8);
     }
 
+    /** Upstream's table-config prefix for byte targets. */
+    public static final String PREFIX = "lance.fragment_metadata.";
+    /** Javelin's own fan-out key (upstream rejects unknown keys under its prefix, so ours lives elsewhere). */
+    public static final String FAN_OUT_KEY = "javelin.fragment_metadata.max_children_per_node";
+
+    /**
+     * Reads the policy from table config: upstream's {@code lance.fragment_metadata.*} byte targets
+     * ({@code max_leaf_bytes}, {@code max_node_bytes}, {@code semantic_buffer_bytes},
+     * {@code inline_manifest_budget}, {@code publication_suffix_budget}) and Javelin's fan-out key.
+     * Unknown keys under the upstream prefix are rejected, as upstream does, so a typo cannot pass.
+     */
+    public static TreeConfig fromTableConfig(java.util.Map<String, String> config) {
+        TreeConfig c = defaults();
+        int leaf = c.maxLeafBytes;
+        int node = c.maxNodeBytes;
+        int buffer = c.bufferBytes;
+        int inline = c.inlineRootBytes;
+        int suffix = c.suffixBytes;
+        int fan = c.fanOut;
+        for (var e : config.entrySet()) {
+            String k = e.getKey();
+            if (k.equals(FAN_OUT_KEY)) {
+                fan = parse(k, e.getValue());
+                continue;
+            }
+            if (!k.startsWith(PREFIX)) {
+                continue;
+            }
+            if (k.equals(PREFIX + "materialization")) {
+                continue;
+            }
+            int v = parse(k, e.getValue());
+            switch (k.substring(PREFIX.length())) {
+                case "max_leaf_bytes" -> leaf = v;
+                case "max_node_bytes" -> node = v;
+                case "semantic_buffer_bytes" -> buffer = v;
+                case "inline_manifest_budget" -> inline = v;
+                case "publication_suffix_budget" -> suffix = v;
+                case "hard_capacity_bytes" -> {
+                    // Accepted for compatibility; Javelin has no separate hard cap or bulk mode.
+                }
+                default -> throw new IllegalArgumentException("unknown fragment tree setting: " + k);
+            }
+        }
+        return new TreeConfig(leaf, node, buffer, fan, inline, suffix, c.leafParallelism);
+    }
+
+    private static int parse(String key, String value) {
+        try {
+            return Integer.parseInt(value.trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("invalid value for " + key + ": " + value, e);
+        }
+    }
+
     public TreeConfig withFanOut(int f) {
         return new TreeConfig(maxLeafBytes, maxNodeBytes, bufferBytes, f, inlineRootBytes, suffixBytes, leafParallelism);
     }
