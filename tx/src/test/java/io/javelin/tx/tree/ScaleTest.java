@@ -37,58 +37,68 @@ class ScaleTest {
             assertThat(listed).isEqualTo(frags);
             Random rnd = new Random(1);
             fx.store.resetCounts();
-            for (int i = 0; i < 100; i++) {
+            for (int i = 0; i < 10; i++) {
                 int id = rnd.nextInt(N);
                 assertThat(s.resolve(id).block()).contains(frags.get(id));
             }
             long pointGets = fx.store.count("gets");
             long pointBytes = fx.store.count("bytesRead");
 
-            // Steady state: appends and single-row deletes.
-            int commits = 100;
-            fx.store.resetCounts();
-            long maxId = N - 1;
-            List<DataFragment> model = new ArrayList<>(frags);
-            long t4 = System.nanoTime();
-            long appendReads = 0;
-            for (int i = 0; i < commits; i++) {
-                DataFragment f = TreeFixture.frag(++maxId, 1000, 1);
-                model.add(f);
-                long readsBefore = fx.store.counts().reads();
-                FragmentTreeMetadata m = fx.writer.commit(s, List.of(new FragmentEdit.Create(f)), maxId).block()
-                        .metadata();
-                appendReads += fx.store.counts().reads() - readsBefore;
-                s = fx.open(m, maxId);
-            }
-            long t5 = System.nanoTime();
-            MemoryTreeStore.Counts appends = fx.store.counts();
-            fx.store.resetCounts();
-            for (int i = 0; i < commits; i++) {
-                int id = rnd.nextInt(N);
-                DataFragment g = TreeFixture.withDeletes(model.get(id), 1 + (model.get(id).hasDeletionFile()
-                        ? model.get(id).getDeletionFile().getNumDeletedRows() : 0), i);
-                model.set(id, g);
-                s = fx.open(fx.writer.commit(s, List.of(new FragmentEdit.Put(g)), maxId).block().metadata(), maxId);
-            }
-            MemoryTreeStore.Counts deletes = fx.store.counts();
-            assertThat(fx.list(s)).isEqualTo(model);
-            TreeSet<Long> probe = new TreeSet<>(List.of(0L, 5L, 50_000L, maxId));
-            Map<Long, DataFragment> got = s.resolveAll(probe).block();
-            assertThat(got).hasSize(4);
-
             System.out.printf("N=%d build %.0f ms: %d objects, %d bytes (%.1f B/fragment), height %d%n", N,
                     (t1 - t0) / 1e6, built.written().size(), built.bytesWritten(),
                     built.bytesWritten() / (double) N, s.height());
             System.out.printf("open: %d GET; list all: %.0f ms; point resolve: %.2f GET, %.0f bytes read per lookup%n",
-                    openGets, (t3 - t2) / 1e6, pointGets / 100.0, pointBytes / 100.0);
-            System.out.printf("append x%d (%.0f ms): %.3f objects, %.0f bytes written per commit; %.3f reads per commit%n",
-                    commits, (t5 - t4) / 1e6, appends.puts() / (double) commits,
-                    appends.bytesWritten() / (double) commits, appendReads / (double) commits);
-            System.out.printf("delete-one-row x%d: %.3f objects, %.0f bytes written, %.3f GETs, %.0f bytes read per commit%n",
-                    commits, deletes.puts() / (double) commits, deletes.bytesWritten() / (double) commits,
-                    deletes.gets() / (double) commits, deletes.bytesRead() / (double) commits);
-            System.out.printf("descriptor: %d bytes%n", s.metadata().getSerializedSize());
+                    openGets, (t3 - t2) / 1e6, pointGets / 10.0, pointBytes / 10.0);
             assertThat(openGets).isLessThanOrEqualTo(1);
+            steadyState(fx, "inline root (defaults)", TreeConfig.defaults(), s, frags, rnd);
+            steadyState(fx, "external root + 32 KiB suffix", TreeConfig.defaults().withInlineRootBytes(0), s, frags, rnd);
         }
+    }
+
+    /** 100 single-fragment appends, then 100 single-row deletes; prints I/O per commit. */
+    private static void steadyState(TreeFixture fx, String name, TreeConfig config, TreeSnapshot start,
+            List<DataFragment> frags, Random rnd) {
+        fx.configure(config);
+        TreeSnapshot s = fx.open(start.metadata(), N - 1);
+        int commits = 100;
+        long maxId = N - 1;
+        List<DataFragment> model = new ArrayList<>(frags);
+        long descriptorBytes = 0;
+        fx.store.resetCounts();
+        long t4 = System.nanoTime();
+        for (int i = 0; i < commits; i++) {
+            DataFragment f = TreeFixture.frag(++maxId, 1000, 1);
+            model.add(f);
+            FragmentTreeMetadata m = fx.writer.commit(s, List.of(new FragmentEdit.Create(f)), maxId).block().metadata();
+            descriptorBytes += m.getSerializedSize();
+            s = fx.open(m, maxId);
+        }
+        long t5 = System.nanoTime();
+        MemoryTreeStore.Counts appends = fx.store.counts();
+        long appendDescriptor = descriptorBytes;
+        descriptorBytes = 0;
+        fx.store.resetCounts();
+        int deleteCommits = 10;
+        for (int i = 0; i < deleteCommits; i++) {
+            int id = rnd.nextInt(N);
+            DataFragment g = TreeFixture.withDeletes(model.get(id), 1 + (model.get(id).hasDeletionFile()
+                    ? model.get(id).getDeletionFile().getNumDeletedRows() : 0), i);
+            model.set(id, g);
+            FragmentTreeMetadata m = fx.writer.commit(s, List.of(new FragmentEdit.Put(g)), maxId).block().metadata();
+            descriptorBytes += m.getSerializedSize();
+            s = fx.open(m, maxId);
+        }
+        MemoryTreeStore.Counts deletes = fx.store.counts();
+        assertThat(fx.list(s)).isEqualTo(model);
+        Map<Long, DataFragment> got = s.resolveAll(new TreeSet<>(List.of(0L, 5L, 50_000L, maxId))).block();
+        assertThat(got).hasSize(4);
+        System.out.printf("[%s] append x%d (%.0f ms): %.2f objects, %.0f bytes written per commit (incl. opens: %.2f GETs),"
+                + " descriptor %.0f B avg%n", name, commits, (t5 - t4) / 1e6, appends.puts() / (double) commits,
+                appends.bytesWritten() / (double) commits, appends.gets() / (double) commits,
+                appendDescriptor / (double) commits);
+        System.out.printf("[%s] delete-one-row x%d: %.2f objects, %.0f bytes written, %.2f GETs, %.0f bytes read per commit,"
+                + " descriptor %.0f B avg; final height %d%n", name, deleteCommits, deletes.puts() / (double) deleteCommits,
+                deletes.bytesWritten() / (double) deleteCommits, deletes.gets() / (double) deleteCommits,
+                deletes.bytesRead() / (double) deleteCommits, descriptorBytes / (double) deleteCommits, s.height());
     }
 }
