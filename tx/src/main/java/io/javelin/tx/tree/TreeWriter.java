@@ -261,10 +261,17 @@ public final class TreeWriter {
     static final class Part {
         final FragmentTreeChild ref;
         final NodeState state;
+        /** Records of a leaf written by this session (never re-read from the store). */
+        final List<DataFragment> records;
 
         Part(FragmentTreeChild ref, NodeState state) {
+            this(ref, state, null);
+        }
+
+        Part(FragmentTreeChild ref, NodeState state, List<DataFragment> records) {
             this.ref = ref;
             this.state = state;
+            this.records = records;
         }
 
         boolean loose() {
@@ -376,6 +383,9 @@ public final class TreeWriter {
         }
 
         Mono<List<DataFragment>> leaf(Part p, long lo, long hi) {
+            if (p.records != null) {
+                return Mono.just(p.records);
+            }
             return base.reader.loadLeaf(childRef(p.ref, lo, hi));
         }
     }
@@ -618,7 +628,7 @@ public final class TreeWriter {
     /** Moves the lower bound of a child down to {@code lo} (its range grows; contents stay valid). */
     private Mono<Part> lowerFence(Session s, Part p, long lo, long hi) {
         if (p.ref != null && p.ref.getHeight() == 0) {
-            return Mono.just(new Part(p.ref.toBuilder().setMinKey(lo).build(), null));
+            return Mono.just(new Part(p.ref.toBuilder().setMinKey(lo).build(), null, p.records));
         }
         return s.state(p, lo, hi).flatMap(st -> lowerFence(s, st.children.getFirst(), lo, st.childHi(0)).flatMap(first -> {
             st.children = new ArrayList<>(st.children);
@@ -716,7 +726,7 @@ public final class TreeWriter {
                     .setNumKeys(records.size()).setTotalRows(total).setVisibleRows(visible).setHeight(0)
                     .setNumChildren(0).setObjectSize(bytes.length).setMaterializedThroughActionSequence(watermark)
                     .build();
-            return s.put(new ObjectLocation("", path), bytes).thenReturn(new Part(ref, null));
+            return s.put(new ObjectLocation("", path), bytes).thenReturn(new Part(ref, null, List.copyOf(records)));
         });
     }
 

@@ -32,6 +32,8 @@ class DifferentialTest {
                 Arguments.of("inline-root", small.withInlineRootBytes(6_000).withFanOut(3), 3L, 120),
                 Arguments.of("tiny-leaves", small.withLeafBytes(300).withFanOut(5).withBufferBytes(350), 4L, 120),
                 Arguments.of("from-empty", small.withFanOut(3).withBufferBytes(300).withSuffixBytes(0), 6L, 0),
+                Arguments.of("merge-heavy", small.withLeafBytes(600).withBufferBytes(250).withFanOut(3).withSuffixBytes(0), 7L, 60),
+                Arguments.of("wide-fanout", small.withFanOut(16).withLeafBytes(500).withBufferBytes(300), 8L, 150),
                 Arguments.of("defaults", TreeConfig.defaults(), 5L, 40));
     }
 
