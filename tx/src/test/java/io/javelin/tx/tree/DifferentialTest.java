@@ -53,7 +53,7 @@ class DifferentialTest {
             List<Version> history = new ArrayList<>();
             history.add(new Version(meta, new TreeMap<>(model), max));
             int maxHeight = 0;
-            for (int step = 0; step < 160; step++) {
+            for (int step = 0; step < 120; step++) {
                 TreeSnapshot base = fx.open(meta, max);
                 List<FragmentEdit> edits = new ArrayList<>();
                 int op = rnd.nextInt(100);
