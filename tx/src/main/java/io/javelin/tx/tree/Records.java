@@ -27,7 +27,7 @@ public final class Records {
 
     /** Checks the record rules that hold for every record stored in or produced by a tree. */
     public static void checkRecord(DataFragment f) {
-        check(f.getId() <= MAX_ID, Rule.R16_LEAF_IDS, "fragment id %d does not fit in u32", f.getId());
+        check(f.getId() >= 0 && f.getId() <= MAX_ID, Rule.R16_LEAF_IDS, "fragment id %d does not fit in u32", f.getId());
         if (f.hasDeletionFile()) {
             long deleted = f.getDeletionFile().getNumDeletedRows();
             check(deleted > 0, Rule.R23_COUNTS, "deletion file of fragment %d has no num_deleted_rows", f.getId());

@@ -42,7 +42,7 @@ final class TreeReader {
     long checkMutation(FragmentTreeMutation m, Sequences seqs) {
         long target = Records.checkAction(m);
         seqs.add(m.getActionSequence());
-        check(target <= maxFragmentId, Rule.R53_MAX_FRAGMENT_ID,
+        check(target >= 0 && target <= maxFragmentId, Rule.R53_MAX_FRAGMENT_ID,
                 "mutation %d targets fragment %d above max_fragment_id %d", m.getActionSequence(), target,
                 maxFragmentId);
         return target;
@@ -70,7 +70,8 @@ final class TreeReader {
             check(locations.add(datasets.locate(o, c.getPath())), Rule.R11_DUPLICATE_CHILD,
                     "child %s appears twice", datasets.locate(o, c.getPath()));
             long min = c.getMinKey();
-            check(min < KEY_END, Rule.R37_MIN_KEY, "min_key %d exceeds 2^32-1", min);
+            check(Long.compareUnsigned(min, KEY_END) < 0, Rule.R37_MIN_KEY, "min_key %s exceeds 2^32-1",
+                    Long.toUnsignedString(min));
             if (i == 0) {
                 check(min == lo, Rule.R28_ORDER, "first child min_key %d is not the range start %d", min, lo);
             } else {
@@ -81,7 +82,9 @@ final class TreeReader {
             check(c.getHeight() == childHeight, Rule.R31_HEIGHT, "child height %d, expected %d", c.getHeight(),
                     childHeight);
             check(c.getObjectSize() > 0, Rule.R36_OBJECT_SIZE, "child %s has object_size 0", c.getPath());
-            check(c.getVisibleRows() <= c.getTotalRows(), Rule.R35_ROWS, "child %s visible_rows %d > total_rows %d",
+            check(c.getTotalRows() >= 0 && c.getNumKeys() >= 0, Rule.R35_ROWS, "child %s has counts beyond 2^63",
+                    c.getPath());
+            check(c.getVisibleRows() >= 0 && c.getVisibleRows() <= c.getTotalRows(), Rule.R35_ROWS, "child %s visible_rows %d > total_rows %d",
                     c.getPath(), c.getVisibleRows(), c.getTotalRows());
             if (childHeight == 0) {
                 check(c.getNumChildren() == 0, Rule.R32_LEAF_NONEMPTY, "leaf %s has num_children %d", c.getPath(),

@@ -670,11 +670,10 @@ public final class TreeWriter {
     private Mono<Part> writeInterior(Session s, NodeState st) {
         return Mono.defer(() -> {
             FragmentTreeNode.Builder nb = FragmentTreeNode.newBuilder().addAllBuffer(st.buffer);
-            long[] sums = new long[3];
             for (Part p : st.children) {
                 nb.addChildren(p.ref);
             }
-            sums = summary(st);
+            long[] sums = summary(st);
             byte[] bytes = nb.build().toByteArray();
             String path = TreePaths.nodePath(TreeIds.random());
             FragmentTreeChild ref = FragmentTreeChild.newBuilder().setPath(path).setMinKey(st.lo).setNumKeys(sums[0])

@@ -279,6 +279,7 @@ class RuleTest {
                 c(Rule.R36_OBJECT_SIZE, "node object_size understated", ref("N1", b -> b.setObjectSize(b.getObjectSize() - 1))),
                 c(Rule.R37_MIN_KEY, "min_key beyond 2^32-1", ref("N1", b -> b.setMinKey(1L << 32))),
                 c(Rule.R37_MIN_KEY, "child range outside its parent", ref("L1", b -> b.setMinKey(10))),
+                c(Rule.R37_MIN_KEY, "min_key beyond 2^63", ref("L3", b -> b.setMinKey(-5))),
                 c(Rule.R38_LEAF_RANGE, "leaf id below its range", records("L1", r -> List.of(rec(3, 20), r.get(1)))),
                 c(Rule.R38_LEAF_RANGE, "leaf id at its range end", records("L1", r -> List.of(r.get(0), rec(10, 20)))),
                 c(Rule.R39_ACTION, "mutation without action", root(b -> b.setBuffer(0, b.getBuffer(0).toBuilder().clearAction()))),
@@ -320,7 +321,11 @@ class RuleTest {
                 c(Rule.R53_MAX_FRAGMENT_ID, "suffix target above max_fragment_id", manifest(b -> b.setMaxFragmentId(20))),
                 c(Rule.R53_MAX_FRAGMENT_ID, "leaf id above max_fragment_id", both(manifest(b -> b.setMaxFragmentId(19)),
                         tree(FragmentTree.Builder::clearMutationsSinceRoot))),
-                c(Rule.R53_MAX_FRAGMENT_ID, "records without max_fragment_id", manifest(Manifest.Builder::clearMaxFragmentId)));
+                c(Rule.R53_MAX_FRAGMENT_ID, "records without max_fragment_id", manifest(Manifest.Builder::clearMaxFragmentId)),
+                c(Rule.R53_MAX_FRAGMENT_ID, "suffix target beyond 2^63", tree(b -> b.setMutationsSinceRoot(0,
+                        b.getMutationsSinceRoot(0).toBuilder().setAction(FragmentAction.newBuilder()
+                                .setRemoveFragment(-1)).setFragmentCountDelta(0).setTotalRowsDelta(0)
+                                .setVisibleRowsDelta(0)))));
     }
 
     static Arguments c(Rule rule, String name, Shape.Tamper tamper) {
