@@ -426,6 +426,64 @@ class RuleTest {
         }
     }
 
+    /** N0 and its leaves live in another dataset; N0's reference names it, its children inherit it. */
+    static final Shape.Tamper FOREIGN_N0 = new Shape.Tamper() {
+        @Override
+        public String dataset(String object) {
+            return object.equals("N0") || object.equals("L0") || object.equals("L1") ? "mem://other" : "";
+        }
+
+        @Override
+        public void ref(String o, FragmentTreeChild.Builder b) {
+            if (o.equals("N0")) {
+                b.setBaseId(4);
+            }
+        }
+
+        @Override
+        public void manifest(Manifest.Builder b) {
+            b.addBasePaths(BasePath.newBuilder().setId(4).setIsDatasetRoot(true).setPath("mem://other"));
+        }
+    };
+
+    @Test
+    void foreignInteriorBufferAndDescendantsInheritItsDataset() {
+        try (TreeFixture fx = new TreeFixture(TreeFixture.small())) {
+            Manifest m = new Shape(fx, FOREIGN_N0).manifest();
+            TreeSnapshot s = TreeSnapshot.open(fx.env, m, DS).block();
+            DataFragment five = s.resolve(5).block().orElseThrow();
+            assertThat(five.getFilesList()).extracting(DataFile::getBaseId).containsExactly(4, 4, 4);
+            assertThat(s.resolve(10).block().orElseThrow().getFiles(0).hasBaseId()).isFalse();
+            assertThat(s.treeObjects().block()).contains(new ObjectLocation("mem://other", "_bt/node/N0.node"),
+                    new ObjectLocation("mem://other", "_bt/leaf/L0.lance"), new ObjectLocation("", "_bt/leaf/L2.lance"));
+        }
+    }
+
+    @Test
+    void writerNeverModifiesForeignObjectsAndStampsWhatItCopies() {
+        try (TreeFixture fx = new TreeFixture(TreeFixture.small().withBufferBytes(10).withSuffixBytes(0))) {
+            Manifest m = new Shape(fx, FOREIGN_N0).manifest();
+            TreeSnapshot s = TreeSnapshot.open(fx.env, m, DS).block();
+            List<DataFragment> before = s.fragments().collectList().block();
+            java.util.Map<ObjectLocation, byte[]> foreign = new java.util.HashMap<>();
+            for (ObjectLocation l : fx.store.locations()) {
+                if (!l.dataset().isEmpty()) {
+                    foreign.put(l, fx.store.peek(l));
+                }
+            }
+            TreeWriter.Result r = fx.writer.commit(s, List.of(new FragmentEdit.Remove(6)), 25).block();
+            assertThat(r.written()).isNotEmpty().allMatch(l -> l.dataset().isEmpty());
+            foreign.forEach((l, b) -> assertThat(fx.store.peek(l)).isEqualTo(b));
+            List<DataFragment> expected = new ArrayList<>(before);
+            expected.removeIf(f -> f.getId() == 6);
+            // Same base paths: base id 4 must still resolve in the new version.
+            TreeSnapshot reopened = TreeSnapshot.open(fx.env, Manifest.newBuilder(m).setFragmentTree(r.metadata())
+                    .build(), DS).block();
+            assertThat(reopened.fragments().collectList().block()).isEqualTo(expected);
+            assertThat(fx.writer.events()).containsKey("drainToInteriors");
+        }
+    }
+
     @Test
     void resultsDoNotDependOnSerializationOrder() {
         try (TreeFixture fx = new TreeFixture(TreeFixture.small().withSuffixBytes(100_000))) {

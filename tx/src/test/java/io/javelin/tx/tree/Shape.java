@@ -181,7 +181,7 @@ final class Shape {
         FragmentTreeNode n = nb.build();
         byte[] bytes = t.bytes(name, n.toByteArray());
         String path = "_bt/node/" + name + ".node";
-        fx.store.put(new ObjectLocation("", path), bytes).block();
+        fx.store.put(new ObjectLocation(t.dataset(name), path), bytes).block();
         long keys = 0;
         long total = 0;
         long visible = 0;
