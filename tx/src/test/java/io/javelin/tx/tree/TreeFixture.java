@@ -7,12 +7,11 @@ import io.javelin.tx.pb.FragmentTreeMetadata;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 
 /** Shared test setup: a counting store, an Arrow allocator checked for leaks, record factories. */
 final class TreeFixture implements AutoCloseable {
 
-    final BufferAllocator allocator = new RootAllocator();
+    final BufferAllocator allocator = OffHeapArrow.newRootAllocator("tree-test", Long.MAX_VALUE);
     final MemoryTreeStore store = new MemoryTreeStore();
     final Datasets datasets = new Datasets("mem://ds", List.of());
     TreeConfig config;
