@@ -50,18 +50,21 @@ class ScaleTest {
             System.out.printf("open: %d GET; list all: %.0f ms; point resolve: %.2f GET, %.0f bytes read per lookup%n",
                     openGets, (t3 - t2) / 1e6, pointGets / 10.0, pointBytes / 10.0);
             assertThat(openGets).isLessThanOrEqualTo(1);
-            steadyState(fx, "inline root (defaults)", TreeConfig.defaults(), s, frags, rnd);
-            steadyState(fx, "external root + 32 KiB suffix", TreeConfig.defaults().withInlineRootBytes(0), s, frags, rnd);
+            steadyState(fx, "inline root (defaults)", TreeConfig.defaults(), s, frags, rnd, 300);
+            steadyState(fx, "external root + 32 KiB suffix", TreeConfig.defaults().withInlineRootBytes(0), s, frags, rnd,
+                    300);
+            steadyState(fx, "external root, 16 KiB suffix, 32 KiB buffer", TreeConfig.defaults().withInlineRootBytes(0)
+                    .withSuffixBytes(16 << 10).withBufferBytes(32 << 10), s, frags, rnd, 800);
         }
     }
 
     /** 100 single-fragment appends, then 100 single-row deletes; prints I/O per commit. */
     private static void steadyState(TreeFixture fx, String name, TreeConfig config, TreeSnapshot start,
-            List<DataFragment> frags, Random rnd) {
+            List<DataFragment> frags, Random rnd, int commits) {
         fx.configure(config);
         TreeSnapshot s = fx.open(start.metadata(), N - 1);
-        int commits = 100;
         long maxId = N - 1;
+        long maxDescriptor = 0;
         List<DataFragment> model = new ArrayList<>(frags);
         long descriptorBytes = 0;
         fx.store.resetCounts();
@@ -71,6 +74,7 @@ class ScaleTest {
             model.add(f);
             FragmentTreeMetadata m = fx.writer.commit(s, List.of(new FragmentEdit.Create(f)), maxId).block().metadata();
             descriptorBytes += m.getSerializedSize();
+            maxDescriptor = Math.max(maxDescriptor, m.getSerializedSize());
             s = fx.open(m, maxId);
         }
         long t5 = System.nanoTime();
@@ -93,9 +97,10 @@ class ScaleTest {
         Map<Long, DataFragment> got = s.resolveAll(new TreeSet<>(List.of(0L, 5L, 50_000L, maxId))).block();
         assertThat(got).hasSize(4);
         System.out.printf("[%s] append x%d (%.0f ms): %.2f objects, %.0f bytes written per commit (incl. opens: %.2f GETs),"
-                + " descriptor %.0f B avg%n", name, commits, (t5 - t4) / 1e6, appends.puts() / (double) commits,
-                appends.bytesWritten() / (double) commits, appends.gets() / (double) commits,
-                appendDescriptor / (double) commits);
+                + " descriptor %.0f B avg, %d B max; writer events %s%n", name, commits, (t5 - t4) / 1e6,
+                appends.puts() / (double) commits, appends.bytesWritten() / (double) commits,
+                appends.gets() / (double) commits, appendDescriptor / (double) commits, maxDescriptor,
+                fx.writer.events());
         System.out.printf("[%s] delete-one-row x%d: %.2f objects, %.0f bytes written, %.2f GETs, %.0f bytes read per commit,"
                 + " descriptor %.0f B avg; final height %d%n", name, deleteCommits, deletes.puts() / (double) deleteCommits,
                 deletes.bytesWritten() / (double) deleteCommits, deletes.gets() / (double) deleteCommits,
