@@ -193,6 +193,8 @@ class RuleTest {
         return Stream.of(
                 c(Rule.R01_FLAGS_AGREE, "writer flag missing", manifest(b -> b.setWriterFeatureFlags(0))),
                 c(Rule.R01_FLAGS_AGREE, "flags without fragment_tree", manifest(Manifest.Builder::clearFragmentTree)),
+                c(Rule.R01_FLAGS_AGREE, "bit 11 (2048) is not the tree flag", manifest(b -> b.setReaderFeatureFlags(2048)
+                        .setWriterFeatureFlags(2048))),
                 c(Rule.R02_FRAGMENTS_EMPTY, "flat fragments listed", manifest(b -> b.addFragments(rec(0, 10)))),
                 c(Rule.R03_LAYOUT, "no layout", manifest(b -> b.setFragmentTree(FragmentTreeMetadata.getDefaultInstance()))),
                 c(Rule.R04_ONE_ROOT, "no root", tree(FragmentTree.Builder::clearRoot)),
