@@ -100,6 +100,12 @@ public final class TreeSnapshot {
         this.visibleRows = sums[2];
     }
 
+    /** A snapshot of a root already in memory (no I/O); validated like any opened snapshot. */
+    static TreeSnapshot of(TreeEnv env, Datasets datasets, long maxFragmentId, FragmentTree descriptor,
+            FragmentTreeRoot root, ObjectLocation rootLocation) {
+        return new TreeSnapshot(env, datasets, maxFragmentId, descriptor, root, rootLocation);
+    }
+
     /**
      * Checks the manifest-level rules of a tree table and opens its fragment state.
      *

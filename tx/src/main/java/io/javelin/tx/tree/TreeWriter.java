@@ -56,7 +56,17 @@ public final class TreeWriter {
 
     /** A new descriptor and what it took to write it. */
     public record Result(FragmentTreeMetadata metadata, List<ObjectLocation> written, long bytesWritten,
-            List<FragmentTreeMutation> mutations) {
+            List<FragmentTreeMutation> mutations, FragmentTreeRoot root) {
+
+        /**
+         * The new version's snapshot without reading anything back (a warm session chains commits
+         * with zero reads); validated exactly like a snapshot opened from storage.
+         */
+        public TreeSnapshot snapshot(TreeEnv env, Datasets datasets, long maxFragmentId) {
+            FragmentTree t = metadata.getTree();
+            ObjectLocation loc = t.hasRootUuid() ? new ObjectLocation("", TreePaths.rootPath(t.getRootUuid())) : null;
+            return TreeSnapshot.of(env, datasets, maxFragmentId, t, t.hasInlineRoot() ? t.getInlineRoot() : root, loc);
+        }
     }
 
     // ------------------------------------------------------------------ public operations
@@ -192,7 +202,7 @@ public final class TreeWriter {
     private Mono<Result> apply(TreeSnapshot base, List<FragmentTreeMutation> mutations) {
         FragmentTree d = base.descriptor;
         if (mutations.isEmpty()) {
-            return Mono.just(new Result(base.metadata(), List.of(), 0, mutations));
+            return Mono.just(new Result(base.metadata(), List.of(), 0, mutations, base.root));
         }
         long next = d.getNextActionSequence() + mutations.size();
         if (base.rootLocation != null && config.suffixBytes() > 0) {
@@ -202,7 +212,7 @@ public final class TreeWriter {
                 FragmentTree t = d.toBuilder().clearMutationsSinceRoot().addAllMutationsSinceRoot(suffix)
                         .setNextActionSequence(next).build();
                 return Mono.just(new Result(FragmentTreeMetadata.newBuilder().setTree(t).build(), List.of(), 0,
-                        mutations));
+                        mutations, base.root));
             }
         }
         Session session = new Session(base);
@@ -246,13 +256,13 @@ public final class TreeWriter {
         FragmentTreeRoot r = rb.build();
         FragmentTree inline = FragmentTree.newBuilder().setInlineRoot(r).setNextActionSequence(next).build();
         if (config.inlineRootBytes() > 0 && inline.getSerializedSize() <= config.inlineRootBytes()) {
-            return Mono.just(session.result(inline, mutations));
+            return Mono.just(session.result(inline, mutations, r));
         }
         UUID uuid = TreeIds.random();
         ObjectLocation loc = new ObjectLocation("", TreePaths.PREFIX + "root/" + uuid + ".root");
         FragmentTree ext = FragmentTree.newBuilder().setRootUuid(TreePaths.toBytes(uuid)).setNextActionSequence(next)
                 .build();
-        return session.put(loc, r.toByteArray()).thenReturn(session).map(s -> s.result(ext, mutations));
+        return session.put(loc, r.toByteArray()).thenReturn(session).map(s -> s.result(ext, mutations, r));
     }
 
     // ------------------------------------------------------------------ in-memory structure
@@ -355,9 +365,9 @@ public final class TreeWriter {
             });
         }
 
-        Result result(FragmentTree tree, List<FragmentTreeMutation> mutations) {
+        Result result(FragmentTree tree, List<FragmentTreeMutation> mutations, FragmentTreeRoot root) {
             return new Result(FragmentTreeMetadata.newBuilder().setTree(tree).build(), List.copyOf(written),
-                    bytes.get(), mutations);
+                    bytes.get(), mutations, root);
         }
 
         ChildRef childRef(FragmentTreeChild c, long lo, long hi) {

@@ -70,6 +70,35 @@ class IoTest {
     }
 
     @Test
+    void aWarmSessionChainsCommitsWithoutReading() {
+        try (TreeFixture fx = new TreeFixture(deep())) {
+            List<DataFragment> model = new ArrayList<>(TreeFixture.frags(4096));
+            TreeSnapshot s = fx.build(model);
+            fx.store.resetCounts();
+            long max = 4095;
+            int roots = 0;
+            int drains = 0;
+            for (int i = 0; i < 200; i++) {
+                DataFragment f = TreeFixture.frag(++max, 10, 1);
+                model.add(f);
+                long before = fx.store.counts().reads();
+                TreeWriter.Result r = fx.writer.commit(s, List.of(new FragmentEdit.Create(f)), max).block();
+                roots += (int) r.written().stream().filter(l -> l.path().startsWith("_bt/root/")).count();
+                boolean drained = r.written().stream().anyMatch(l -> !l.path().startsWith("_bt/root/"));
+                drains += drained ? 1 : 0;
+                if (!drained) {
+                    assertThat(fx.store.counts().reads()).as("reads of append %d", i).isEqualTo(before);
+                }
+                s = r.snapshot(fx.env, fx.datasets, max);
+            }
+            assertThat(roots).isGreaterThan(drains);
+            // A drain reads the rewritten path (no node cache yet): at most height objects.
+            assertThat(fx.store.counts().reads()).isLessThanOrEqualTo((long) drains * s.height());
+            assertThat(fx.list(s)).isEqualTo(model);
+        }
+    }
+
+    @Test
     void deletingOneRowAt4096FragmentsReadsOnlyItsRoutingPath() {
         try (TreeFixture fx = new TreeFixture(deep())) {
             List<DataFragment> frags = TreeFixture.frags(4096);
