@@ -72,10 +72,11 @@ class ScaleTest {
         for (int i = 0; i < commits; i++) {
             DataFragment f = TreeFixture.frag(++maxId, 1000, 1);
             model.add(f);
-            FragmentTreeMetadata m = fx.writer.commit(s, List.of(new FragmentEdit.Create(f)), maxId).block().metadata();
+            TreeWriter.Result r = fx.writer.commit(s, List.of(new FragmentEdit.Create(f)), maxId).block();
+            FragmentTreeMetadata m = r.metadata();
             descriptorBytes += m.getSerializedSize();
             maxDescriptor = Math.max(maxDescriptor, m.getSerializedSize());
-            s = fx.open(m, maxId);
+            s = r.snapshot(fx.env, fx.datasets, maxId);
         }
         long t5 = System.nanoTime();
         MemoryTreeStore.Counts appends = fx.store.counts();
@@ -88,15 +89,15 @@ class ScaleTest {
             DataFragment g = TreeFixture.withDeletes(model.get(id), 1 + (model.get(id).hasDeletionFile()
                     ? model.get(id).getDeletionFile().getNumDeletedRows() : 0), i);
             model.set(id, g);
-            FragmentTreeMetadata m = fx.writer.commit(s, List.of(new FragmentEdit.Put(g)), maxId).block().metadata();
-            descriptorBytes += m.getSerializedSize();
-            s = fx.open(m, maxId);
+            TreeWriter.Result r = fx.writer.commit(s, List.of(new FragmentEdit.Put(g)), maxId).block();
+            descriptorBytes += r.metadata().getSerializedSize();
+            s = r.snapshot(fx.env, fx.datasets, maxId);
         }
         MemoryTreeStore.Counts deletes = fx.store.counts();
         assertThat(fx.list(s)).isEqualTo(model);
         Map<Long, DataFragment> got = s.resolveAll(new TreeSet<>(List.of(0L, 5L, 50_000L, maxId))).block();
         assertThat(got).hasSize(4);
-        System.out.printf("[%s] append x%d (%.0f ms): %.2f objects, %.0f bytes written per commit (incl. opens: %.2f GETs),"
+        System.out.printf("[%s] append x%d (%.0f ms): %.2f objects, %.0f bytes written per commit (%.2f GETs, warm session),"
                 + " descriptor %.0f B avg, %d B max; writer events %s%n", name, commits, (t5 - t4) / 1e6,
                 appends.puts() / (double) commits, appends.bytesWritten() / (double) commits,
                 appends.gets() / (double) commits, appendDescriptor / (double) commits, maxDescriptor,
