@@ -362,6 +362,16 @@ public final class TreeSnapshot {
             for (DataOverlayFile o : f.getOverlaysList()) {
                 set.add(dataFile(o.getDataFile()));
             }
+            // ExternalFile paths are relative to the dataset holding the fragment state; records of
+            // foreign leaves are counted here too, which can only keep a local object alive.
+            for (var ext : new io.javelin.tx.pb.ExternalFile[] {
+                    f.hasExternalRowIds() ? f.getExternalRowIds() : null,
+                    f.hasExternalLastUpdatedAtVersions() ? f.getExternalLastUpdatedAtVersions() : null,
+                    f.hasExternalCreatedAtVersions() ? f.getExternalCreatedAtVersions() : null}) {
+                if (ext != null) {
+                    set.add(new ObjectLocation("", ext.getPath()));
+                }
+            }
             if (f.hasDeletionFile()) {
                 DeletionFile d = f.getDeletionFile();
                 Datasets.Owner owner = datasets.resolve(datasets.current(), d.hasBaseId() ? d.getBaseId() : null);

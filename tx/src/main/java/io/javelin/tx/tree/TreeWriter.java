@@ -384,6 +384,13 @@ public final class TreeWriter {
             }
             ChildRef ref = childRef(p.ref, lo, hi);
             return base.reader.loadNode(ref, new Sequences(Set.of())).map(v -> {
+                if (!ref.owner().isCurrent()) {
+                    for (FragmentTreeMutation m : v.buffer()) {
+                        if (m.getAction().hasUpsertFragment()) {
+                            requirePortable(m.getAction().getUpsertFragment(), ref);
+                        }
+                    }
+                }
                 List<Part> kids = new ArrayList<>();
                 for (ChildRef c : v.children()) {
                     kids.add(new Part(asCurrent(c), null));
@@ -396,7 +403,25 @@ public final class TreeWriter {
             if (p.records != null) {
                 return Mono.just(p.records);
             }
-            return base.reader.loadLeaf(childRef(p.ref, lo, hi));
+            ChildRef ref = childRef(p.ref, lo, hi);
+            return base.reader.loadLeaf(ref).doOnNext(records -> {
+                if (!ref.owner().isCurrent()) {
+                    records.forEach(f -> requirePortable(f, ref));
+                }
+            });
+        }
+
+        /**
+         * Fragment state copied out of another dataset must not carry ExternalFile references:
+         * their paths are relative to that dataset and cannot name it (spec: copy the file and
+         * rewrite the path, or fail the write). Javelin does not copy them yet, so it fails.
+         */
+        private void requirePortable(DataFragment f, ChildRef from) {
+            if (f.hasExternalRowIds() || f.hasExternalLastUpdatedAtVersions() || f.hasExternalCreatedAtVersions()) {
+                throw new UnsupportedOperationException("fragment " + f.getId() + " in " + from.location()
+                        + " names ExternalFile row-id or version sequences, which cannot be preserved in a copy"
+                        + " into this dataset");
+            }
         }
     }
 

@@ -212,9 +212,13 @@ class IoTest {
             FragmentTreeMetadata m = fx.writer.commit(s, List.of(
                     new FragmentEdit.AddFile(3, TreeFixture.file("pending.lance", 3)),
                     new FragmentEdit.AddFile(4, TreeFixture.file("old.lance", 3)),
-                    new FragmentEdit.ReplaceFile(4, "old.lance", "new.lance", 9, null)), 9).block().metadata();
+                    new FragmentEdit.ReplaceFile(4, "old.lance", "new.lance", 9, null),
+                    new FragmentEdit.Put(TreeFixture.frags(10).get(5).toBuilder().setExternalRowIds(
+                            io.javelin.tx.pb.ExternalFile.newBuilder().setPath("_rows/5.bin").setSize(4)).build())), 9)
+                    .block().metadata();
             Set<ObjectLocation> files = fx.open(m, 9).referencedFiles().block();
-            assertThat(files).contains(new ObjectLocation("", "data/pending.lance"), new ObjectLocation("", "data/new.lance"))
+            assertThat(files).contains(new ObjectLocation("", "data/pending.lance"), new ObjectLocation("", "data/new.lance"),
+                    new ObjectLocation("", "_rows/5.bin"))
                     .doesNotContain(new ObjectLocation("", "data/old.lance"));
         }
     }

@@ -487,6 +487,45 @@ class RuleTest {
     }
 
     @Test
+    void copyingForeignExternalFilesFailsTheWrite() {
+        Shape.Tamper withExternal = new Shape.Tamper() {
+            @Override
+            public List<DataFragment> records(String o, List<DataFragment> r) {
+                if (!o.equals("L1")) {
+                    return r;
+                }
+                return List.of(r.get(0), r.get(1).toBuilder().setExternalRowIds(io.javelin.tx.pb.ExternalFile
+                        .newBuilder().setPath("_rowids/6.bin").setSize(8)).build());
+            }
+
+            @Override
+            public String dataset(String o) {
+                return FOREIGN_N0.dataset(o);
+            }
+
+            @Override
+            public void ref(String o, FragmentTreeChild.Builder b) {
+                FOREIGN_N0.ref(o, b);
+            }
+
+            @Override
+            public void manifest(Manifest.Builder b) {
+                FOREIGN_N0.manifest(b);
+            }
+        };
+        try (TreeFixture fx = new TreeFixture(TreeFixture.small().withBufferBytes(10).withSuffixBytes(0))) {
+            Manifest m = new Shape(fx, withExternal).manifest();
+            TreeSnapshot s = TreeSnapshot.open(fx.env, m, DS).block();
+            int before = fx.store.size();
+            assertThatThrownBy(() -> fx.writer.commit(s, List.of(new FragmentEdit.Remove(5)), 25).block())
+                    .isInstanceOf(UnsupportedOperationException.class).hasMessageContaining("ExternalFile");
+            // Reading is fine: the reference resolves in the leaf's own dataset.
+            assertThat(s.resolve(6).block().orElseThrow().hasExternalRowIds()).isTrue();
+            assertThat(fx.store.size()).isGreaterThanOrEqualTo(before);
+        }
+    }
+
+    @Test
     void resultsDoNotDependOnSerializationOrder() {
         try (TreeFixture fx = new TreeFixture(TreeFixture.small().withSuffixBytes(100_000))) {
             TreeSnapshot s = fx.build(TreeFixture.frags(50));
