@@ -480,11 +480,15 @@ public final class TreeWriter {
 
     /** Drains the fullest buckets of an over-budget buffer into the children. */
     private Mono<NodeState> drain(Session s, NodeState n) {
-        if (n.children.isEmpty() || bytes(n.buffer) <= config.bufferBytes()) {
+        if (n.children.isEmpty() || n.buffer.isEmpty()) {
             return Mono.just(n);
         }
-        event(n.childHeight == 0 ? "drainToLeaves" : "drainToInteriors");
+        boolean pressured = bytes(n.buffer) > config.bufferBytes();
         List<List<FragmentTreeMutation>> buckets = n.buckets();
+        if (!pressured) {
+            return n.childHeight == 0 ? relaxedDrain(s, n, buckets) : Mono.just(n);
+        }
+        event(n.childHeight == 0 ? "drainToLeaves" : "drainToInteriors");
         List<Integer> order = new ArrayList<>();
         long[] sizes = new long[buckets.size()];
         long total = 0;
@@ -516,6 +520,33 @@ public final class TreeWriter {
                 }
             }
         }
+        return drainSelected(s, n, buckets, selected);
+    }
+
+    /**
+     * Below buffer pressure, leaves whose buffered removals retire at least 1/16 of their records
+     * are rewritten anyway, so shrinking tables contract (emptied leaves disappear).
+     */
+    private Mono<NodeState> relaxedDrain(Session s, NodeState n, List<List<FragmentTreeMutation>> buckets) {
+        TreeSet<Integer> selected = new TreeSet<>();
+        for (int i = 0; i < buckets.size(); i++) {
+            long removed = 0;
+            for (FragmentTreeMutation m : buckets.get(i)) {
+                removed -= m.getFragmentCountDelta();
+            }
+            if (removed > 0 && removed * 16 >= n.children.get(i).ref.getNumKeys()) {
+                selected.add(i);
+            }
+        }
+        if (selected.isEmpty()) {
+            return Mono.just(n);
+        }
+        event("relaxedDrain");
+        return drainSelected(s, n, buckets, selected);
+    }
+
+    private Mono<NodeState> drainSelected(Session s, NodeState n, List<List<FragmentTreeMutation>> buckets,
+            TreeSet<Integer> selected) {
         List<int[]> runs = new ArrayList<>();
         for (int i : selected) {
             if (n.childHeight == 0 && !runs.isEmpty() && runs.getLast()[1] == i - 1) {
@@ -665,7 +696,11 @@ public final class TreeWriter {
         if (p.ref != null && p.ref.getHeight() == 0) {
             return Mono.just(new Part(p.ref.toBuilder().setMinKey(lo).build(), null, p.records));
         }
-        return s.state(p, lo, hi).flatMap(st -> lowerFence(s, st.children.getFirst(), lo, st.childHi(0)).flatMap(first -> {
+        // Load with the range the stored node was written for, then widen it downwards.
+        return s.state(p, p.minKey(), hi).flatMap(st -> {
+            st.lo = lo;
+            return Mono.just(st);
+        }).flatMap(st -> lowerFence(s, st.children.getFirst(), lo, st.childHi(0)).flatMap(first -> {
             st.children = new ArrayList<>(st.children);
             st.children.set(0, first);
             return writeInterior(s, st);
