@@ -236,6 +236,29 @@ public final class LanceFileReader implements AutoCloseable {
                     } finally {
                         ranges.forEach(ByteRange::close);
                     }
+                })
+                .flatMap(this::resolveExternal);
+    }
+
+    private Mono<Object> resolveExternal(Object decoded) {
+        if (!(decoded instanceof ExternalBytes ext)) {
+            return Mono.just(decoded);
+        }
+        return Flux.fromIterable(ext.ranges())
+                .concatMap(r -> mapEof(metadata.resource(), source.read(r[0], r[1])))
+                .doOnDiscard(ByteRange.class, ByteRange::close)
+                .collectList()
+                .publishOn(Schedulers.parallel())
+                .map(ranges -> {
+                    try {
+                        List<Buf> bufs = new ArrayList<>();
+                        for (ByteRange r : ranges) {
+                            bufs.add(Buf.of(metadata.resource(), r));
+                        }
+                        return ext.resolve(bufs);
+                    } finally {
+                        ranges.forEach(ByteRange::close);
+                    }
                 });
     }
 

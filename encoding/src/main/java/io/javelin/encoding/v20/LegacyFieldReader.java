@@ -159,10 +159,22 @@ public final class LegacyFieldReader implements FieldReader {
             vb.appendZeros((int) n);
             return new LeafPage((int) n, vb.build(), new byte[Bits.bytesFor(n)]);
         }
+        if (f.blob() || isBlobColumn(ref.column())) {
+            if (!(d.values() instanceof Values.Fixed desc)) {
+                throw ctx.corrupt(0, "Blob descriptors must be fixed-width");
+            }
+            return io.javelin.encoding.v21.Blobs.fetch(ctx, md.fileSize(), desc,
+                    (values, descs) -> new LeafPage((int) n, values, d.validity()));
+        }
         if (d.values().count() != n) {
             throw ctx.corrupt(0, "Page decoded " + d.values().count() + " values vs " + n);
         }
         return new LeafPage((int) n, d.values(), d.validity());
+    }
+
+    private boolean isBlobColumn(int column) {
+        var ce = PageEncodings.columnEncoding(md.resource(), md.cmoPositions()[column], md.columns().get(column).getEncoding());
+        return ce != null && ce.hasBlob();
     }
 
     private static LanceField fieldOf(LanceField f, int column) {

@@ -92,7 +92,7 @@ public final class StructuralFieldReader implements FieldReader {
         ColumnMetadata.Page page = md.columns().get(ref.column()).getPages(ref.page());
         long at = md.cmoPositions()[ref.column()];
         PageLayout layout = PageEncodings.pageLayout(md.resource(), at, page.getEncoding());
-        return StructuralPages.decode(md.resource(), at, layout, buffers, page.getLength(), leaf.kind);
+        return StructuralPages.decode(md.resource(), at, layout, buffers, page.getLength(), leaf.kind, md.fileSize());
     }
 
     private Leaf leafOf(int column) {

@@ -32,7 +32,8 @@ public final class StructuralPages {
         };
     }
 
-    public static LeafPage decode(String resource, long at, PageLayout p, List<Buf> bufs, long numRows, LeafKind kind) {
+    public static Object decode(String resource, long at, PageLayout p, List<Buf> bufs, long numRows, LeafKind kind,
+                                long fileSize) {
         if (numRows < 0 || numRows > Compressions.MAX_VALUES) {
             throw new CorruptFileException(resource, at, "Impossible page row count " + numRows);
         }
@@ -41,8 +42,48 @@ public final class StructuralPages {
             case MINI_BLOCK_LAYOUT -> miniBlock(resource, at, p.getMiniBlockLayout(), bufs, (int) numRows, kind, rd);
             case FULL_ZIP_LAYOUT -> fullZip(resource, at, p.getFullZipLayout(), bufs, (int) numRows, kind, rd);
             case CONSTANT_LAYOUT -> constant(resource, at, p.getConstantLayout(), bufs, (int) numRows, kind, rd);
+            case BLOB_LAYOUT -> blob(resource, at, p.getBlobLayout(), bufs, (int) numRows, rd, fileSize);
             default -> throw new UnsupportedEncodingException(resource, at, "Page layout " + p.getLayoutCase() + " not supported");
         };
+    }
+
+    // ---------------------------------------------------------------- blob
+
+    static Object blob(String resource, long at, io.javelin.encoding.pb.v21.BlobLayout bl, List<Buf> bufs, int numRows, RepDef rd,
+                       long fileSize) {
+        LeafKind descKind = new LeafKind(false, 128, 0, 1);
+        Object inner = decode(resource, at, bl.getInnerLayout(), bufs, numRows, descKind, fileSize);
+        if (!(inner instanceof LeafPage ip) || ip.rep != null || ip.numLevels != numRows) {
+            throw new CorruptFileException(resource, at, "Blob descriptors must be a flat page of one per row");
+        }
+        Buf ctx = new Buf(resource, at, java.lang.foreign.MemorySegment.ofArray(new byte[0]));
+        return Blobs.fetch(ctx, fileSize, (Values.Fixed) ip.values, (values, desc) -> {
+            short[] def = null;
+            short[] rep = null;
+            for (int i = 0; i < desc.length; i++) {
+                if (desc[i][1] == 0 && desc[i][0] != 0) {
+                    if (def == null) {
+                        def = new short[desc.length];
+                    }
+                    def[i] = (short) (desc[i][0] >>> 16);
+                    if (rd.maxRep() > 0) {
+                        if (rep == null) {
+                            rep = new short[desc.length];
+                        }
+                        rep[i] = (short) (desc[i][0] & 0xFFFF);
+                    }
+                }
+            }
+            if (def != null) {
+                // null rows carry no value slot only when invisible; blobs are leaves, so keep them all
+                for (short d : def) {
+                    if (!rd.visible(d)) {
+                        throw new CorruptFileException(resource, at, "Blob rows inside lists are not supported");
+                    }
+                }
+            }
+            return new LeafPage(resource, rd, numRows, numRows, null, def, values);
+        });
     }
 
     // ---------------------------------------------------------------- mini-block

@@ -62,4 +62,11 @@ class GoldenFilesTest {
             assertThat(r.schema().getFields()).hasSize(24);
         }
     }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"encodings_v2_0", "encodings_v2_1", "encodings_v2_2"})
+    void encodingsDatasetMatchesSidecar(String name) {
+        assertMatches(checksums(List.of(name + "/fragment-0.lance", name + "/fragment-1.lance"), 256),
+                GoldenFixtures.expectedColumns(name + "/expected.json"));
+    }
 }
