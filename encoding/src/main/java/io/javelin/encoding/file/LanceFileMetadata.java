@@ -94,6 +94,9 @@ public record LanceFileMetadata(String resource, long fileSize, Footer footer, l
             throw new CorruptFileException(resource, fileSize - 12, "Schema needs " + expectedCols
                     + " columns but the footer says " + footer.numColumns());
         }
+        if (fd.getLength() < 0 || fd.getLength() > Integer.MAX_VALUE) {
+            throw new CorruptFileException(resource, gboPos[0], "Impossible row count " + fd.getLength());
+        }
         Map<String, String> md = new LinkedHashMap<>();
         fd.getSchema().getMetadataMap().forEach((k, v) -> md.put(k, v.toString(StandardCharsets.UTF_8)));
         Schema schema = LanceSchemas.arrowSchema(fields, md);

@@ -56,7 +56,7 @@ public final class LanceFileReader implements AutoCloseable {
             long tailLen = Math.min(size, TAIL_BYTES);
             long tailStart = size - tailLen;
             return Mono.usingWhen(mapEof(name, source.read(tailStart, tailLen)), tail -> {
-                Footer footer = Footer.parse(name, tail.segment(), size);
+                Footer footer = guard(name, size - Footer.LENGTH, () -> Footer.parse(name, tail.segment(), size));
                 Buf tailBuf = Buf.of(name, tail);
                 Mono<Long> gbo0 = footer.gboTableStart() >= tailStart
                         ? Mono.just(tailBuf.u64(footer.gboTableStart() - tailStart))
@@ -69,15 +69,30 @@ public final class LanceFileReader implements AutoCloseable {
                     }
                     long start = LanceFileMetadata.metadataStart(footer, g0);
                     if (start >= tailStart) {
-                        return Mono.fromCallable(() -> LanceFileMetadata.parse(name, size, footer,
-                                tail.segment().asSlice(start - tailStart), start));
+                        return Mono.fromCallable(() -> guard(name, start, () -> LanceFileMetadata.parse(name, size, footer,
+                                tail.segment().asSlice(start - tailStart), start)));
                     }
                     return Mono.usingWhen(mapEof(name, source.read(start, size - start)),
-                            r -> Mono.fromCallable(() -> LanceFileMetadata.parse(name, size, footer, r.segment(), start)),
+                            r -> Mono.fromCallable(() -> guard(name, start,
+                                    () -> LanceFileMetadata.parse(name, size, footer, r.segment(), start))),
                             r -> Mono.fromRunnable(r::close));
                 });
             }, tail -> Mono.fromRunnable(tail::close));
         });
+    }
+
+    /**
+     * Runs decoding code and turns any runtime failure that is not already a {@link CorruptFileException}
+     * (an impossible index, size or cast caused by malformed input) into one naming the file and offset.
+     */
+    static <T> T guard(String resource, long offset, java.util.function.Supplier<T> body) {
+        try {
+            return body.get();
+        } catch (CorruptFileException e) {
+            throw e;
+        } catch (RuntimeException | OutOfMemoryError | StackOverflowError e) {
+            throw new CorruptFileException(resource, offset, "Malformed data: " + e, e);
+        }
     }
 
     private static <T> Mono<T> mapEof(String name, Mono<T> m) {
@@ -132,7 +147,9 @@ public final class LanceFileReader implements AutoCloseable {
     }
 
     private FieldReader fieldReader(LanceField f) {
-        return metadata.version().structural() ? new StructuralFieldReader(metadata, f) : new LegacyFieldReader(metadata, f);
+        long at = f.column() >= 0 ? metadata.cmoPositions()[f.column()] : -1;
+        return guard(metadata.resource(), at, () -> metadata.version().structural()
+                ? new StructuralFieldReader(metadata, f) : new LegacyFieldReader(metadata, f));
     }
 
     /**
@@ -149,13 +166,17 @@ public final class LanceFileReader implements AutoCloseable {
         if (end <= start) {
             return Flux.empty();
         }
+        return Flux.defer(() -> scan(fields, start, end, options.batchSize(), allocator));
+    }
+
+    private Flux<VectorSchemaRoot> scan(List<LanceField> fields, long start, long end, int batchSize, BufferAllocator allocator) {
         List<FieldReader> readers = fields.stream().map(this::fieldReader).toList();
         Map<PageRef, Object> cache = new HashMap<>();
-        long batches = (end - start + options.batchSize() - 1) / options.batchSize();
+        long batches = (end - start + batchSize - 1) / batchSize;
         return Flux.fromStream(() -> java.util.stream.LongStream.range(0, batches).boxed())
                 .concatMap(b -> {
-                    long s = start + b * options.batchSize();
-                    long e = Math.min(end, s + options.batchSize());
+                    long s = start + b * batchSize;
+                    long e = Math.min(end, s + batchSize);
                     List<long[]> ranges = List.<long[]>of(new long[] {s, e});
                     return batch(fields, readers, ranges, cache, allocator, e - s);
                 }, 1)
@@ -176,8 +197,8 @@ public final class LanceFileReader implements AutoCloseable {
                 ranges.add(new long[] {i, i + 1});
             }
         }
-        List<FieldReader> readers = fields.stream().map(this::fieldReader).toList();
-        return batch(fields, readers, ranges, new HashMap<>(), allocator, indices.length);
+        return Mono.defer(() -> batch(fields, fields.stream().map(this::fieldReader).toList(), ranges, new HashMap<>(), allocator,
+                indices.length));
     }
 
     private Mono<VectorSchemaRoot> batch(List<LanceField> fields, List<FieldReader> readers, List<long[]> ranges,
@@ -186,7 +207,7 @@ public final class LanceFileReader implements AutoCloseable {
         List<PageRef> toLoad = new ArrayList<>();
         List<FieldReader> owners = new ArrayList<>();
         for (FieldReader r : readers) {
-            for (PageRef p : r.pagesFor(ranges)) {
+            for (PageRef p : guard(metadata.resource(), -1, () -> r.pagesFor(ranges))) {
                 needed.add(p);
                 if (!cache.containsKey(p) && !toLoad.contains(p)) {
                     toLoad.add(p);
@@ -201,12 +222,14 @@ public final class LanceFileReader implements AutoCloseable {
                     List<FieldVector> vectors = new ArrayList<>();
                     try {
                         for (int f = 0; f < fields.size(); f++) {
-                            Node n = readers.get(f).assemble(ranges, cache::get);
+                            FieldReader fr = readers.get(f);
+                            Node n = guard(metadata.resource(), -1, () -> fr.assemble(ranges, cache::get));
                             if (n.length() != rows) {
                                 throw new CorruptFileException(metadata.resource(), -1, "Field " + fields.get(f).name()
                                         + " decoded " + n.length() + " rows vs " + rows);
                             }
-                            vectors.add(ArrowAssembler.toVector(fields.get(f).arrow(), n, allocator));
+                            Field arrow = fields.get(f).arrow();
+                            vectors.add(guard(metadata.resource(), -1, () -> ArrowAssembler.toVector(arrow, n, allocator)));
                         }
                     } catch (RuntimeException e) {
                         vectors.forEach(FieldVector::close);
@@ -232,7 +255,8 @@ public final class LanceFileReader implements AutoCloseable {
                         for (ByteRange r : ranges) {
                             bufs.add(Buf.of(metadata.resource(), r));
                         }
-                        return reader.decodePage(ref, bufs);
+                        return guard(metadata.resource(), page.getBufferOffsetsCount() > 0 ? page.getBufferOffsets(0)
+                                : metadata.cmoPositions()[ref.column()], () -> reader.decodePage(ref, bufs));
                     } finally {
                         ranges.forEach(ByteRange::close);
                     }
@@ -255,7 +279,8 @@ public final class LanceFileReader implements AutoCloseable {
                         for (ByteRange r : ranges) {
                             bufs.add(Buf.of(metadata.resource(), r));
                         }
-                        return ext.resolve(bufs);
+                        return guard(metadata.resource(), ext.ranges().isEmpty() ? -1 : ext.ranges().get(0)[0],
+                                () -> ext.resolve(bufs));
                     } finally {
                         ranges.forEach(ByteRange::close);
                     }

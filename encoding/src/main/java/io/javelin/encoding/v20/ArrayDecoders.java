@@ -14,7 +14,7 @@ import java.util.List;
 /** Decoders for the 2.0 {@code ArrayEncoding} tree of one page. */
 final class ArrayDecoders {
 
-    static final long MAX_VALUES = 1L << 28;
+    static final long MAX_VALUES = 1L << 24;
 
     private ArrayDecoders() {
     }

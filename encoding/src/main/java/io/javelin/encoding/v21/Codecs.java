@@ -22,7 +22,7 @@ import java.lang.foreign.ValueLayout;
 public final class Codecs {
 
     /** Largest buffer a decompression may produce (bounded allocations on corrupt input). */
-    public static final long MAX_DECOMPRESSED = 1L << 30;
+    public static final long MAX_DECOMPRESSED = 1L << 28;
 
     private Codecs() {
     }

@@ -17,7 +17,7 @@ import java.util.List;
 final class Compressions {
 
     /** Upper bound on values decoded from one page buffer; keeps corrupt counts from allocating wildly. */
-    static final long MAX_VALUES = 1L << 28;
+    static final long MAX_VALUES = 1L << 24;
 
     private Compressions() {
     }
@@ -201,6 +201,9 @@ final class Compressions {
         long runs = lengths.size();
         if (values.size() < runs * w) {
             throw values.corrupt(0, "RLE values buffer of " + values.size() + " bytes for " + runs + " runs");
+        }
+        if (n > 255 * runs) {
+            throw lengths.corrupt(0, "RLE of " + runs + " runs cannot hold " + n + " values");
         }
         byte[] out = new byte[Math.toIntExact(n * w)];
         long pos = 0;
