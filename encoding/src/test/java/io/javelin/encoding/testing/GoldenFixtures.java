@@ -23,10 +23,27 @@ public final class GoldenFixtures {
         }
     }
 
+    /** Copies a fixture to {@code dir} (works when the fixtures are inside the test-jar) and returns the copy. */
+    public static Path copy(String relative, Path dir) {
+        try (var in = GoldenFixtures.class.getResourceAsStream("/golden/" + relative)) {
+            if (in == null) {
+                throw new IllegalArgumentException("no fixture " + relative);
+            }
+            Path out = dir.resolve(relative.replace('/', '_'));
+            java.nio.file.Files.copy(in, out, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            return out;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     /** The sidecar's {@code expected.checksums.columns}. */
     public static Map<String, CanonChecksum.Column> expectedColumns(String sidecar) {
         try {
-            JsonNode root = new ObjectMapper().readTree(path(sidecar).toFile());
+            JsonNode root;
+            try (var in = GoldenFixtures.class.getResourceAsStream("/golden/" + sidecar)) {
+                root = new ObjectMapper().readTree(in);
+            }
             JsonNode cols = root.path("expected").path("checksums").path("columns");
             Map<String, CanonChecksum.Column> out = new LinkedHashMap<>();
             cols.fields().forEachRemaining(e -> out.put(e.getKey(), new CanonChecksum.Column(e.getValue().path("rows").asLong(),
