@@ -242,12 +242,11 @@ public final class LanceFileReader implements AutoCloseable {
 
     private Mono<Object> loadPage(PageRef ref, FieldReader reader) {
         var page = metadata.columns().get(ref.column()).getPages(ref.page());
-        int n = page.getBufferOffsetsCount();
-        return Flux.range(0, n)
-                .concatMap(b -> mapEof(metadata.resource(), source.read(page.getBufferOffsets(b), page.getBufferSizes(b))))
-                .doOnDiscard(ByteRange.class, ByteRange::close)
-                .collectList()
-                .doOnDiscard(List.class, l -> l.forEach(x -> { if (x instanceof ByteRange r) { r.close(); } }))
+        List<long[]> want = new ArrayList<>();
+        for (int b = 0; b < page.getBufferOffsetsCount(); b++) {
+            want.add(new long[] {page.getBufferOffsets(b), page.getBufferSizes(b)});
+        }
+        return mapEof(metadata.resource(), source.readAll(want, page.getPriority()))
                 .publishOn(Schedulers.parallel())
                 .map(ranges -> {
                     try {
@@ -268,10 +267,7 @@ public final class LanceFileReader implements AutoCloseable {
         if (!(decoded instanceof ExternalBytes ext)) {
             return Mono.just(decoded);
         }
-        return Flux.fromIterable(ext.ranges())
-                .concatMap(r -> mapEof(metadata.resource(), source.read(r[0], r[1])))
-                .doOnDiscard(ByteRange.class, ByteRange::close)
-                .collectList()
+        return mapEof(metadata.resource(), source.readAll(ext.ranges(), 0))
                 .publishOn(Schedulers.parallel())
                 .map(ranges -> {
                     try {

@@ -13,13 +13,18 @@ public final class ByteRange implements AutoCloseable {
 
     private final long offset;
     private final MemorySegment segment;
-    private final Arena arena;
+    private final AutoCloseable owner;
     private final AtomicBoolean closed = new AtomicBoolean();
 
     public ByteRange(long offset, MemorySegment segment, Arena arena) {
+        this(offset, segment, (AutoCloseable) arena);
+    }
+
+    /** A range whose memory is released by closing {@code owner} (an arena, a store buffer; null = heap). */
+    public ByteRange(long offset, MemorySegment segment, AutoCloseable owner) {
         this.offset = offset;
         this.segment = segment;
-        this.arena = arena;
+        this.owner = owner;
     }
 
     /** Absolute file offset of the first byte. */
@@ -38,8 +43,12 @@ public final class ByteRange implements AutoCloseable {
     /** Releases the memory (idempotent). */
     @Override
     public void close() {
-        if (closed.compareAndSet(false, true) && arena != null) {
-            arena.close();
+        if (closed.compareAndSet(false, true) && owner != null) {
+            try {
+                owner.close();
+            } catch (Exception e) {
+                throw new IllegalStateException("releasing " + this, e);
+            }
         }
     }
 }

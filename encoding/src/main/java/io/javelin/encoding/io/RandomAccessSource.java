@@ -17,6 +17,22 @@ public interface RandomAccessSource extends AutoCloseable {
     /** Reads exactly {@code length} bytes at {@code offset}; fails if the object is shorter. */
     Mono<ByteRange> read(long offset, long length);
 
+    /**
+     * Reads several ranges (e.g. the buffers of one page) as one request; {@code priority} orders
+     * requests (lower first: the page's first row). The default reads them one by one.
+     */
+    default Mono<java.util.List<ByteRange>> readAll(java.util.List<long[]> ranges, long priority) {
+        return reactor.core.publisher.Flux.fromIterable(ranges)
+                .concatMap(r -> read(r[0], r[1]))
+                .doOnDiscard(ByteRange.class, ByteRange::close)
+                .collectList()
+                .doOnDiscard(java.util.List.class, l -> l.forEach(x -> {
+                    if (x instanceof ByteRange b) {
+                        b.close();
+                    }
+                }));
+    }
+
     @Override
     default void close() {
     }

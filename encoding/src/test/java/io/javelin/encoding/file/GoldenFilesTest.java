@@ -69,4 +69,21 @@ class GoldenFilesTest {
         assertMatches(checksums(List.of(name + "/fragment-0.lance", name + "/fragment-1.lance"), 256),
                 GoldenFixtures.expectedColumns(name + "/expected.json"));
     }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"types_v2_0", "types_v2_1", "types_v2_2"})
+    void readsThroughTheObjectStoreAndPageScheduler(String name) throws Exception {
+        java.nio.file.Path file = GoldenFixtures.path("files/" + name + ".lance");
+        CanonChecksum sum = new CanonChecksum();
+        try (BufferAllocator alloc = new RootAllocator();
+             io.javelin.objectstore.ObjectStore store = io.javelin.objectstore.ObjectStores.open(file.getParent().toUri().toString())) {
+            LanceFileReader r = LanceFileReader.open(new io.javelin.encoding.io.ObjectStoreSource(store, name + ".lance")).block();
+            for (VectorSchemaRoot root : r.scan(LanceFileReader.ScanOptions.all(400), alloc).toIterable()) {
+                try (root) {
+                    sum.update(root);
+                }
+            }
+        }
+        assertMatches(sum.columns(), GoldenFixtures.expectedColumns("files/" + name + ".lance.expected.json"));
+    }
 }
