@@ -16,6 +16,7 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+@org.junit.jupiter.api.Timeout(value = 4, unit = java.util.concurrent.TimeUnit.MINUTES)
 class GoldenFilesTest {
 
     static Map<String, CanonChecksum.Column> checksums(List<String> files, int batchSize) {
