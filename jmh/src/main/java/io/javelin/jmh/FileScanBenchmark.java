@@ -164,17 +164,17 @@ public class FileScanBenchmark {
     /** Javelin: open + full scan; returns the Arrow bytes produced. */
     @Benchmark
     public long javelinScan() {
-        long bytes = 0;
         try (LanceFileReader r = LanceFileReader.open(LocalFileSource.open(file)).block()) {
-            for (VectorSchemaRoot root : r.scan(LanceFileReader.ScanOptions.all(65536), alloc).toIterable()) {
+            return r.scan(LanceFileReader.ScanOptions.all(65536), alloc).map(root -> {
                 try (root) {
+                    long bytes = 0;
                     for (FieldVector v : root.getFieldVectors()) {
                         bytes += v.getBufferSize();
                     }
+                    return bytes;
                 }
-            }
+            }).reduce(0L, Long::sum).block();
         }
-        return bytes;
     }
 
     /** lance-core 7.0.0: open + full scan. */

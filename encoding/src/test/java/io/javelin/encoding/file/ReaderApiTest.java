@@ -47,11 +47,11 @@ class ReaderApiTest {
 
     static List<List<String>> all(LanceFileReader r, LanceFileReader.ScanOptions o, BufferAllocator a) {
         List<List<String>> out = new ArrayList<>();
-        for (VectorSchemaRoot root : r.scan(o, a).toIterable()) {
+        r.scan(o, a).doOnNext(root -> {
             try (root) {
                 out.addAll(rows(root));
             }
-        }
+        }).blockLast();
         return out;
     }
 
