@@ -12,7 +12,7 @@ import jdk.incubator.vector.VectorSpecies;
  * Vector API kernels. Loaded reflectively by {@link Kernels} only when jdk.incubator.vector is in the
  * boot layer, so nothing here is linked on a JVM without it.
  */
-final class VectorKernels implements Kernels {
+final class VectorKernels extends ScalarKernels {
 
     private static final VectorSpecies<Short> SHORTS = ShortVector.SPECIES_PREFERRED;
 
