@@ -1,0 +1,121 @@
+package io.javelin.objectstore;
+
+import io.javelin.objectstore.memory.Buffer;
+import io.javelin.objectstore.metrics.StoreCounters;
+import io.javelin.objectstore.throttle.RequestPolicy;
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+import java.util.Collection;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+/**
+ * Puts a {@link RequestPolicy} (AIMD limiter, timeout, retries) around every request of a raw
+ * store. Streaming puts pass through: they cannot be replayed, so the raw store retries their parts.
+ */
+public final class ResilientObjectStore implements ObjectStore {
+
+    private final ObjectStore inner;
+    private final RequestPolicy policy;
+
+    public ResilientObjectStore(ObjectStore inner, RequestPolicy policy) {
+        this.inner = inner;
+        this.policy = policy;
+    }
+
+    public ObjectStore inner() {
+        return inner;
+    }
+
+    public RequestPolicy policy() {
+        return policy;
+    }
+
+    @Override
+    public String uri() {
+        return inner.uri();
+    }
+
+    @Override
+    public StoreTraits traits() {
+        return inner.traits();
+    }
+
+    @Override
+    public StoreCounters counters() {
+        return inner.counters();
+    }
+
+    @Override
+    public Mono<Buffer> read(String path, long offset, long length) {
+        return policy.execute(OpClass.READ, "read " + path, () -> inner.read(path, offset, length))
+                .doOnDiscard(Buffer.class, Buffer::release);
+    }
+
+    @Override
+    public Mono<Buffer> readTail(String path, long length) {
+        return policy.execute(OpClass.READ, "read tail of " + path, () -> inner.readTail(path, length))
+                .doOnDiscard(Buffer.class, Buffer::release);
+    }
+
+    @Override
+    public Mono<Buffer> readAll(String path) {
+        return policy.execute(OpClass.READ, "read " + path, () -> inner.readAll(path))
+                .doOnDiscard(Buffer.class, Buffer::release);
+    }
+
+    @Override
+    public Mono<ObjectMeta> head(String path) {
+        return policy.execute(OpClass.READ, "head " + path, () -> inner.head(path));
+    }
+
+    @Override
+    public Mono<ObjectMeta> put(String path, MemorySegment data) {
+        return policy.execute(OpClass.WRITE, "put " + path, () -> inner.put(path, data));
+    }
+
+    @Override
+    public Mono<ObjectMeta> put(String path, Flux<ByteBuffer> data) {
+        return inner.put(path, data);
+    }
+
+    @Override
+    public Mono<ObjectMeta> putIfAbsent(String path, MemorySegment data) {
+        return policy.executeCreate("create " + path, () -> inner.putIfAbsent(path, data));
+    }
+
+    @Override
+    public Mono<ObjectMeta> putIfAbsent(String path, Flux<ByteBuffer> data) {
+        return inner.putIfAbsent(path, data);
+    }
+
+    @Override
+    public Mono<ListPage> listPage(String prefix, String delimiter, String pageToken, int maxKeys) {
+        return policy.execute(OpClass.LIST, "list " + prefix, () -> inner.listPage(prefix, delimiter, pageToken, maxKeys));
+    }
+
+    @Override
+    public Mono<Void> delete(String path) {
+        return policy.execute(OpClass.DELETE, "delete " + path, () -> inner.delete(path));
+    }
+
+    @Override
+    public Mono<Void> deleteAll(Collection<String> paths) {
+        return inner.deleteAll(paths);
+    }
+
+    @Override
+    public Mono<ObjectMeta> copy(String from, String to) {
+        return policy.execute(OpClass.WRITE, "copy " + from + " to " + to, () -> inner.copy(from, to));
+    }
+
+    @Override
+    public void close() {
+        inner.close();
+    }
+
+    @Override
+    public String toString() {
+        return "Resilient[" + inner + "]";
+    }
+}

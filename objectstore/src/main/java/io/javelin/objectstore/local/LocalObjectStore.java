@@ -1,0 +1,473 @@
+package io.javelin.objectstore.local;
+
+import io.javelin.objectstore.InvalidPathException;
+import io.javelin.objectstore.InvalidRangeException;
+import io.javelin.objectstore.ListPage;
+import io.javelin.objectstore.ObjectAlreadyExistsException;
+import io.javelin.objectstore.ObjectMeta;
+import io.javelin.objectstore.ObjectNotFoundException;
+import io.javelin.objectstore.ObjectPaths;
+import io.javelin.objectstore.ObjectStore;
+import io.javelin.objectstore.ObjectStoreException;
+import io.javelin.objectstore.OpClass;
+import io.javelin.objectstore.StoreTraits;
+import io.javelin.objectstore.memory.Buffer;
+import io.javelin.objectstore.metrics.StoreCounters;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeSet;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+import java.util.stream.Stream;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Scheduler;
+import reactor.core.scheduler.Schedulers;
+
+/**
+ * Objects as files under a root directory.
+ *
+ * <p>Every file-system call is a blocking syscall, so all of them run on one bounded scheduler
+ * owned by the store ({@code javelin-local-io}); callers' threads never block.
+ *
+ * <p>Writes never expose a partial object: data goes to a temporary file in the target directory,
+ * is fsynced, then appears atomically (rename for put, hard link for create-if-absent, which fails
+ * with EEXIST if the name is taken), and the directory is fsynced so the name survives a crash.
+ * Listings are sorted by key, so the store reports lexical order.
+ */
+public final class LocalObjectStore implements ObjectStore {
+
+    /** Temporary files start with this and are never listed. */
+    static final String TMP_PREFIX = ".javelin-tmp-";
+
+    private final Path root;
+    private final StoreCounters counters;
+    private final Scheduler io;
+    private final boolean ownsScheduler;
+    private final StoreTraits traits;
+
+    public LocalObjectStore(Path root, int ioThreads) {
+        this(root, Schedulers.newBoundedElastic(ioThreads, 100_000, "javelin-local-io", 60, true), true);
+    }
+
+    public LocalObjectStore(Path root, Scheduler io, boolean ownsScheduler) {
+        this.root = root.toAbsolutePath().normalize();
+        this.counters = new StoreCounters("file://" + this.root);
+        this.io = io;
+        this.ownsScheduler = ownsScheduler;
+        this.traits = StoreTraits.localDefaults();
+    }
+
+    public Path root() {
+        return root;
+    }
+
+    @Override
+    public String uri() {
+        return "file://" + root;
+    }
+
+    @Override
+    public StoreTraits traits() {
+        return traits;
+    }
+
+    @Override
+    public StoreCounters counters() {
+        return counters;
+    }
+
+    /** The file for a key; rejects keys that would leave the root. */
+    Path file(String key) {
+        ObjectPaths.checkKey(key);
+        Path p = root.resolve(key).normalize();
+        if (!p.startsWith(root) || p.equals(root)) {
+            throw new InvalidPathException(key, "escapes the store root " + root);
+        }
+        if (p.getFileName().toString().startsWith(TMP_PREFIX)) {
+            throw new InvalidPathException(key, "names starting with " + TMP_PREFIX + " are reserved");
+        }
+        return p;
+    }
+
+    private <T> Mono<T> blocking(Callable<T> call) {
+        return Mono.fromCallable(call).subscribeOn(io);
+    }
+
+    @Override
+    public Mono<Buffer> read(String path, long offset, long length) {
+        return Mono.defer(() -> {
+            Path f = file(path);
+            return blocking(() -> readRange(path, f, offset, length, false));
+        }).doOnDiscard(Buffer.class, Buffer::release);
+    }
+
+    @Override
+    public Mono<Buffer> readTail(String path, long length) {
+        return Mono.defer(() -> {
+            Path f = file(path);
+            return blocking(() -> readRange(path, f, 0, length, true));
+        }).doOnDiscard(Buffer.class, Buffer::release);
+    }
+
+    @Override
+    public Mono<Buffer> readAll(String path) {
+        return Mono.defer(() -> {
+            Path f = file(path);
+            return blocking(() -> readRange(path, f, 0, -1, false));
+        }).doOnDiscard(Buffer.class, Buffer::release);
+    }
+
+    /** length -1 = whole file; tail = last min(length, size) bytes. */
+    private Buffer readRange(String key, Path f, long offset, long length, boolean tail) throws IOException {
+        counters.request(OpClass.READ);
+        try (FileChannel ch = FileChannel.open(f, StandardOpenOption.READ)) {
+            long size = ch.size();
+            long off = offset;
+            long len = length;
+            if (tail) {
+                len = Math.min(length, size);
+                off = size - len;
+            } else if (length < 0) {
+                len = size;
+            } else if (offset + length > size) {
+                throw new InvalidRangeException(key, offset, length, size);
+            }
+            Buffer b = Buffer.allocate(len, "local-read");
+            try {
+                readFully(ch, b.segment(), off, key);
+            } catch (Throwable t) {
+                b.release();
+                throw t;
+            }
+            counters.bytes(OpClass.READ, len);
+            return b;
+        } catch (NoSuchFileException e) {
+            throw new ObjectNotFoundException(key, e);
+        } catch (IOException e) {
+            throw new ObjectStoreException("read " + key + " failed: " + e, e);
+        }
+    }
+
+    static void readFully(FileChannel ch, MemorySegment dst, long position, String key) throws IOException {
+        ByteBuffer bb = dst.asByteBuffer();
+        long pos = position;
+        while (bb.hasRemaining()) {
+            int n = ch.read(bb, pos);
+            if (n < 0) {
+                throw new ObjectStoreException("read " + key + " hit end of file at " + pos + " (file shrank while reading)");
+            }
+            pos += n;
+        }
+    }
+
+    @Override
+    public Mono<ObjectMeta> head(String path) {
+        return Mono.defer(() -> {
+            Path f = file(path);
+            return blocking(() -> {
+                counters.request(OpClass.READ);
+                try {
+                    return meta(path, f);
+                } catch (NoSuchFileException e) {
+                    throw new ObjectNotFoundException(path, e);
+                }
+            });
+        });
+    }
+
+    private ObjectMeta meta(String key, Path f) throws IOException {
+        BasicFileAttributes a = Files.readAttributes(f, BasicFileAttributes.class);
+        if (!a.isRegularFile()) {
+            throw new ObjectNotFoundException(key, null);
+        }
+        long mtime = a.lastModifiedTime().toInstant().toEpochMilli() * 1000
+                + a.lastModifiedTime().toInstant().getNano() / 1000 % 1000;
+        Object fileKey = a.fileKey();
+        String eTag = Integer.toHexString(fileKey == null ? 0 : fileKey.hashCode()) + "-"
+                + Long.toHexString(mtime) + "-" + Long.toHexString(a.size());
+        return new ObjectMeta(key, a.size(), a.lastModifiedTime().toInstant(), eTag, null);
+    }
+
+    @Override
+    public Mono<ObjectMeta> put(String path, MemorySegment data) {
+        return Mono.defer(() -> {
+            Path f = file(path);
+            return blocking(() -> {
+                counters.request(OpClass.WRITE);
+                Path tmp = writeTemp(f, data);
+                try {
+                    moveIntoPlace(tmp, f);
+                } finally {
+                    Files.deleteIfExists(tmp);
+                }
+                counters.bytes(OpClass.WRITE, data.byteSize());
+                return meta(path, f);
+            });
+        });
+    }
+
+    @Override
+    public Mono<ObjectMeta> put(String path, Flux<ByteBuffer> data) {
+        return Mono.defer(() -> {
+            Path f = file(path);
+            return Mono.usingWhen(
+                    blocking(() -> openTemp(f)),
+                    tmp -> data.concatMap(chunk -> blocking(() -> {
+                        int n = chunk.remaining();
+                        while (chunk.hasRemaining()) {
+                            tmp.channel.write(chunk);
+                        }
+                        counters.bytes(OpClass.WRITE, n);
+                        return n;
+                    }), 0).then(blocking(() -> {
+                        counters.request(OpClass.WRITE);
+                        tmp.channel.force(true);
+                        tmp.channel.close();
+                        moveIntoPlace(tmp.path, f);
+                        return meta(path, f);
+                    })),
+                    tmp -> blocking(() -> tmp.discard()),
+                    (tmp, err) -> blocking(() -> tmp.discard()),
+                    tmp -> blocking(() -> tmp.discard()));
+        });
+    }
+
+    @Override
+    public Mono<ObjectMeta> putIfAbsent(String path, MemorySegment data) {
+        return Mono.defer(() -> {
+            Path f = file(path);
+            return blocking(() -> {
+                counters.request(OpClass.WRITE);
+                if (Files.exists(f)) {
+                    throw new ObjectAlreadyExistsException(path, 0, "EEXIST", null);
+                }
+                Path tmp = writeTemp(f, data);
+                try {
+                    // link(2) publishes the fully written, fsynced file under the final name, or
+                    // fails with EEXIST: one winner, never a torn object.
+                    Files.createLink(f, tmp);
+                } catch (FileAlreadyExistsException e) {
+                    throw new ObjectAlreadyExistsException(path, 0, "EEXIST", e);
+                } finally {
+                    Files.deleteIfExists(tmp);
+                }
+                fsyncDirectory(f.getParent());
+                counters.bytes(OpClass.WRITE, data.byteSize());
+                return meta(path, f);
+            });
+        });
+    }
+
+    private Path writeTemp(Path f, MemorySegment data) throws IOException {
+        TempFile tmp = openTemp(f);
+        try {
+            ByteBuffer bb = data.asByteBuffer();
+            while (bb.hasRemaining()) {
+                tmp.channel.write(bb);
+            }
+            tmp.channel.force(true);
+            tmp.channel.close();
+            return tmp.path;
+        } catch (IOException | RuntimeException e) {
+            tmp.discard();
+            throw e;
+        }
+    }
+
+    private TempFile openTemp(Path f) throws IOException {
+        Path dir = f.getParent();
+        if (Files.exists(dir) && !Files.isDirectory(dir)) {
+            throw new ObjectStoreException("cannot write " + root.relativize(f) + ": " + root.relativize(dir)
+                    + " is an object, not a prefix");
+        }
+        Files.createDirectories(dir);
+        Path tmp = dir.resolve(TMP_PREFIX + UUID.randomUUID() + "-" + f.getFileName());
+        FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+        return new TempFile(tmp, ch);
+    }
+
+    private void moveIntoPlace(Path tmp, Path f) throws IOException {
+        try {
+            Files.move(tmp, f, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } catch (AtomicMoveNotSupportedException e) {
+            throw new ObjectStoreException("file system under " + root + " cannot rename atomically", e);
+        }
+        fsyncDirectory(f.getParent());
+    }
+
+    private static void fsyncDirectory(Path dir) throws IOException {
+        try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
+            ch.force(true);
+        } catch (IOException e) {
+            // Some file systems refuse fsync on a directory; the rename is still atomic there.
+            if (!(e.getMessage() != null && e.getMessage().contains("Is a directory"))) {
+                throw e;
+            }
+        }
+    }
+
+    private record TempFile(Path path, FileChannel channel) {
+        Void discard() throws IOException {
+            if (channel.isOpen()) {
+                channel.close();
+            }
+            Files.deleteIfExists(path);
+            return null;
+        }
+    }
+
+    @Override
+    public Mono<ListPage> listPage(String prefix, String delimiter, String pageToken, int maxKeys) {
+        return Mono.defer(() -> {
+            String p = ObjectPaths.checkPrefix(prefix);
+            if (delimiter != null && !delimiter.equals("/")) {
+                throw new IllegalArgumentException("Unsupported delimiter: '" + delimiter + "' (only '/')");
+            }
+            if (maxKeys < 1 || maxKeys > 1000) {
+                throw new IllegalArgumentException("Invalid maxKeys: " + maxKeys + " (must be 1..1000)");
+            }
+            return blocking(() -> {
+                counters.request(OpClass.LIST);
+                return listSorted(p, delimiter != null, pageToken, maxKeys);
+            });
+        });
+    }
+
+    private ListPage listSorted(String prefix, boolean delimited, String after, int maxKeys) throws IOException {
+        // The directory that holds every key starting with prefix, and the name filter inside it.
+        int slash = prefix.lastIndexOf('/');
+        String dirKey = slash < 0 ? "" : prefix.substring(0, slash);
+        Path dir = dirKey.isEmpty() ? root : root.resolve(dirKey);
+        if (!Files.isDirectory(dir)) {
+            return new ListPage(List.of(), List.of(), null);
+        }
+        // Entries: keys of objects, and (delimited) keys of prefixes ending in '/'. One sorted set
+        // so pages interleave the two in key order, as S3 does.
+        TreeSet<String> entries = new TreeSet<>();
+        if (delimited) {
+            try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir)) {
+                for (Path child : ds) {
+                    String name = child.getFileName().toString();
+                    if (name.startsWith(TMP_PREFIX)) {
+                        continue;
+                    }
+                    String key = dirKey.isEmpty() ? name : dirKey + "/" + name;
+                    if (!key.startsWith(prefix)) {
+                        continue;
+                    }
+                    if (Files.isDirectory(child)) {
+                        if (hasObjects(child)) {
+                            entries.add(key + "/");
+                        }
+                    } else if (Files.isRegularFile(child)) {
+                        entries.add(key);
+                    }
+                }
+            }
+        } else {
+            try (Stream<Path> walk = Files.walk(dir)) {
+                walk.filter(Files::isRegularFile)
+                        .filter(x -> !x.getFileName().toString().startsWith(TMP_PREFIX))
+                        .map(x -> root.relativize(x).toString())
+                        .filter(k -> k.startsWith(prefix))
+                        .forEach(entries::add);
+            } catch (UncheckedIOException e) {
+                throw e.getCause();
+            }
+        }
+        List<ObjectMeta> objects = new ArrayList<>();
+        List<String> prefixes = new ArrayList<>();
+        var it = (after == null ? entries : entries.tailSet(after, false)).iterator();
+        String last = null;
+        while (it.hasNext() && objects.size() + prefixes.size() < maxKeys) {
+            String k = it.next();
+            last = k;
+            if (k.endsWith("/")) {
+                prefixes.add(k);
+            } else {
+                try {
+                    objects.add(meta(k, root.resolve(k)));
+                } catch (NoSuchFileException e) {
+                    // deleted while listing: skip, as object stores do
+                }
+            }
+        }
+        return new ListPage(objects, prefixes, it.hasNext() ? last : null);
+    }
+
+    private static boolean hasObjects(Path dir) throws IOException {
+        try (Stream<Path> walk = Files.walk(dir)) {
+            return walk.anyMatch(x -> Files.isRegularFile(x) && !x.getFileName().toString().startsWith(TMP_PREFIX));
+        }
+    }
+
+    @Override
+    public Mono<Void> delete(String path) {
+        return Mono.defer(() -> {
+            Path f = file(path);
+            return blocking(() -> {
+                counters.request(OpClass.DELETE);
+                if (Files.isDirectory(f)) {
+                    return null; // a prefix, not an object: nothing to delete
+                }
+                Files.deleteIfExists(f);
+                return null;
+            });
+        }).then();
+    }
+
+    @Override
+    public Mono<ObjectMeta> copy(String from, String to) {
+        return Mono.defer(() -> {
+            Path src = file(from);
+            Path dst = file(to);
+            return blocking(() -> {
+                counters.request(OpClass.WRITE);
+                TempFile tmp = openTemp(dst);
+                try (FileChannel in = FileChannel.open(src, StandardOpenOption.READ)) {
+                    long size = in.size();
+                    long pos = 0;
+                    while (pos < size) {
+                        pos += in.transferTo(pos, size - pos, tmp.channel);
+                    }
+                    tmp.channel.force(true);
+                    tmp.channel.close();
+                    moveIntoPlace(tmp.path, dst);
+                    counters.bytes(OpClass.WRITE, size);
+                } catch (NoSuchFileException e) {
+                    throw new ObjectNotFoundException(from, e);
+                } finally {
+                    tmp.discard();
+                }
+                return meta(to, dst);
+            });
+        });
+    }
+
+    @Override
+    public void close() {
+        if (ownsScheduler) {
+            io.dispose();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "LocalObjectStore[" + root + "]";
+    }
+}

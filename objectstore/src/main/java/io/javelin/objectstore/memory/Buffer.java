@@ -1,0 +1,164 @@
+package io.javelin.objectstore.memory;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteBuffer;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A handle on off-heap bytes. Handles are reference counted: {@link #slice} and {@link #share}
+ * return new handles on the same memory, and the memory (one {@link OffHeap} arena) is freed when
+ * the last handle is released.
+ *
+ * <p>{@link #release()} is idempotent per handle, so it is safe in Reactor discard hooks that may
+ * fire more than once. Reading a released handle throws {@link IllegalStateException}.
+ */
+public final class Buffer implements AutoCloseable {
+
+    private static final MemorySegment EMPTY_SEGMENT = MemorySegment.ofArray(new byte[0]);
+
+    private final Owner owner;
+    private final MemorySegment segment;
+    private final AtomicBoolean released = new AtomicBoolean();
+
+    private Buffer(Owner owner, MemorySegment segment) {
+        this.owner = owner;
+        this.segment = segment;
+    }
+
+    /** Allocates {@code size} bytes in a new arena labelled {@code label} (64-byte aligned). */
+    public static Buffer allocate(long size, String label) {
+        if (size < 0) {
+            throw new IllegalArgumentException("Invalid buffer size: " + size + " (must be >= 0)");
+        }
+        if (size == 0) {
+            return new Buffer(null, EMPTY_SEGMENT);
+        }
+        Arena arena = OffHeap.newArena(label);
+        try {
+            return new Buffer(new Owner(arena), arena.allocate(size, 64));
+        } catch (RuntimeException | Error e) {
+            arena.close();
+            throw e;
+        }
+    }
+
+    /** Copies {@code bytes} into a new off-heap buffer. */
+    public static Buffer copyOf(byte[] bytes, String label) {
+        return copyOf(MemorySegment.ofArray(bytes), label);
+    }
+
+    /** Copies {@code source} (heap or off-heap) into a new off-heap buffer. */
+    public static Buffer copyOf(MemorySegment source, String label) {
+        Buffer b = allocate(source.byteSize(), label);
+        if (source.byteSize() > 0) {
+            MemorySegment.copy(source, 0, b.segment, 0, source.byteSize());
+        }
+        return b;
+    }
+
+    /** The bytes. Valid until this handle is released. */
+    public MemorySegment segment() {
+        checkLive();
+        return segment;
+    }
+
+    public long size() {
+        return segment.byteSize();
+    }
+
+    /** A new handle on {@code [offset, offset+length)} of this one; release it separately. */
+    public Buffer slice(long offset, long length) {
+        checkLive();
+        Objects.checkFromIndexSize(offset, length, segment.byteSize());
+        if (owner != null) {
+            owner.retain();
+        }
+        return new Buffer(owner, segment.asSlice(offset, length));
+    }
+
+    /** A new handle on the same bytes; release it separately. */
+    public Buffer share() {
+        return slice(0, segment.byteSize());
+    }
+
+    /**
+     * Releases this handle. Returns true the first time; later calls do nothing and return false.
+     * The memory is freed when every handle of it has been released.
+     */
+    public boolean release() {
+        if (!released.compareAndSet(false, true)) {
+            return false;
+        }
+        if (owner != null) {
+            owner.release();
+        }
+        return true;
+    }
+
+    @Override
+    public void close() {
+        release();
+    }
+
+    public boolean isReleased() {
+        return released.get();
+    }
+
+    /** Live handles on this buffer's memory (0 once freed); for tests and leak reports. */
+    public int refCount() {
+        return owner == null ? (released.get() ? 0 : 1) : owner.refs.get();
+    }
+
+    /** A read-only {@link ByteBuffer} view, valid until this handle is released. */
+    public ByteBuffer asByteBuffer() {
+        return segment().asByteBuffer().asReadOnlyBuffer();
+    }
+
+    /** Copies the bytes to the heap (small objects and tests only). */
+    public byte[] toByteArray() {
+        return segment().toArray(ValueLayout.JAVA_BYTE);
+    }
+
+    private void checkLive() {
+        if (released.get()) {
+            throw new IllegalStateException("Buffer already released: " + this);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "Buffer[" + segment.byteSize() + " B" + (released.get() ? ", released" : "") + "]";
+    }
+
+    /** The arena and the count of live handles on it. */
+    private static final class Owner {
+        private final Arena arena;
+        private final AtomicInteger refs = new AtomicInteger(1);
+
+        Owner(Arena arena) {
+            this.arena = arena;
+        }
+
+        void retain() {
+            while (true) {
+                int r = refs.get();
+                if (r <= 0) {
+                    throw new IllegalStateException("Buffer memory already freed");
+                }
+                if (refs.compareAndSet(r, r + 1)) {
+                    return;
+                }
+            }
+        }
+
+        void release() {
+            if (refs.decrementAndGet() == 0) {
+                arena.close();
+            }
+        }
+    }
+}
