@@ -1,0 +1,392 @@
+package io.javelin.encoding.compress;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
+import java.util.Arrays;
+
+/**
+ * A Lance FSST symbol table (file-format.md §9.4): up to 255 symbols of 1..8 bytes, code 255 escapes
+ * a literal byte. Parsed from (and written to) Lance's fixed 2312-byte layout:
+ * <pre>
+ *   u64 LE header: bits 63..32 = 0x46535354 ("FSST"), bit 24 = encoder_switch,
+ *                  bits 23..16 suffix_lim, 15..8 terminator, 7..0 n_symbols
+ *   n_symbols x u64 LE symbols (first byte of the symbol in the low byte)
+ *   n_symbols x u8 symbol lengths (1..8), at 8 + 8 * n_symbols
+ *   zero fill up to 2312 bytes
+ * </pre>
+ * When encoder_switch is 0 (Lance: input under 32 KiB) the payload is stored uncompressed and decoding
+ * is a copy. Decoding never reads outside the given input range or writes past the given output
+ * limit, whatever the bytes; every problem is a {@link CodecException}. Instances are immutable.
+ */
+public final class FsstSymbolTable {
+
+    public static final int SERIALIZED_BYTES = 8 + 256 * 8 + 256;
+    public static final long MAGIC = 0x46535354L;
+    public static final int ESCAPE = 255;
+    public static final int MAX_SYMBOLS = 255;
+    public static final int MAX_SYMBOL_LENGTH = 8;
+
+    static final ValueLayout.OfLong U64 = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    static final ValueLayout.OfInt U32 = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    private static final String CODEC = "fsst";
+
+    private final boolean compressed;
+    private final int count;
+    private final long[] symbols = new long[256];
+    /** 0 for codes without a symbol (including 255). */
+    private final byte[] lengths = new byte[256];
+    /** Encoder index: codes whose symbol starts with byte b, longest first. Built lazily. */
+    private volatile int[][] byFirstByte;
+
+    private FsstSymbolTable(boolean compressed, int count) {
+        this.compressed = compressed;
+        this.count = count;
+    }
+
+    /** The table Lance writes for small inputs: encoder_switch = 0, values copied through. */
+    public static FsstSymbolTable uncompressed() {
+        return new FsstSymbolTable(false, 0);
+    }
+
+    /**
+     * A compressing table with the given symbols (code i = {@code symbols[i]}, 1..8 bytes each, at most
+     * 255 of them).
+     */
+    public static FsstSymbolTable of(byte[]... symbols) {
+        if (symbols.length > MAX_SYMBOLS) {
+            throw new IllegalArgumentException("At most 255 FSST symbols: " + symbols.length);
+        }
+        FsstSymbolTable t = new FsstSymbolTable(true, symbols.length);
+        for (int i = 0; i < symbols.length; i++) {
+            byte[] s = symbols[i];
+            if (s.length < 1 || s.length > MAX_SYMBOL_LENGTH) {
+                throw new IllegalArgumentException("FSST symbol " + i + " has length " + s.length + ", expected 1..8");
+            }
+            long v = 0;
+            for (int j = 0; j < s.length; j++) {
+                v |= (s[j] & 0xFFL) << (8 * j);
+            }
+            t.symbols[i] = v;
+            t.lengths[i] = (byte) s.length;
+        }
+        return t;
+    }
+
+    static FsstSymbolTable ofPacked(long[] values, int[] lens, int n) {
+        FsstSymbolTable t = new FsstSymbolTable(true, n);
+        for (int i = 0; i < n; i++) {
+            t.symbols[i] = lens[i] == 8 ? values[i] : values[i] & ((1L << (8 * lens[i])) - 1);
+            t.lengths[i] = (byte) lens[i];
+        }
+        return t;
+    }
+
+    /**
+     * Parses and validates the 2312-byte table at {@code offset}.
+     *
+     * @throws CodecException when the segment is too short, the magic is wrong, or a length is not 1..8
+     */
+    public static FsstSymbolTable parse(MemorySegment table, long offset) {
+        if (offset < 0 || table.byteSize() - offset < SERIALIZED_BYTES) {
+            throw new CodecException(CODEC, 0, "Symbol table needs " + SERIALIZED_BYTES + " bytes, got "
+                    + Math.max(0, table.byteSize() - offset));
+        }
+        long header = table.get(U64, offset);
+        if (header >>> 32 != MAGIC) {
+            throw new CodecException(CODEC, 4, String.format("Bad symbol table magic 0x%08X, expected 0x%08X", header >>> 32, MAGIC));
+        }
+        boolean compressed = (header & (1L << 24)) != 0;
+        int n = (int) (header & 0xFF);
+        if (n > MAX_SYMBOLS) {
+            throw new CodecException(CODEC, 0, "Symbol table declares " + n + " symbols, at most 255 allowed");
+        }
+        FsstSymbolTable t = new FsstSymbolTable(compressed, n);
+        for (int i = 0; i < n; i++) {
+            int len = table.get(ValueLayout.JAVA_BYTE, offset + 8 + 8L * n + i);
+            if (len < 1 || len > MAX_SYMBOL_LENGTH) {
+                throw new CodecException(CODEC, 8 + 8L * n + i, "Symbol " + i + " has length " + len + ", expected 1..8");
+            }
+            long v = table.get(U64, offset + 8 + 8L * i);
+            t.symbols[i] = len == 8 ? v : v & ((1L << (8 * len)) - 1); // bytes past the length are ignored
+            t.lengths[i] = (byte) len;
+        }
+        return t;
+    }
+
+    /** Writes the 2312-byte Lance layout at {@code offset} (zero-filling the unused tail). */
+    public void write(MemorySegment dst, long offset) {
+        MemorySegment out = dst.asSlice(offset, SERIALIZED_BYTES);
+        out.fill((byte) 0);
+        // suffix_lim and terminator are encoder-internal hints upstream; the decoder ignores them, we write 0.
+        long header = (MAGIC << 32) | (compressed ? 1L << 24 : 0) | count;
+        out.set(U64, 0, header);
+        for (int i = 0; i < count; i++) {
+            out.set(U64, 8 + 8L * i, symbols[i]);
+            out.set(ValueLayout.JAVA_BYTE, 8 + 8L * count + i, lengths[i]);
+        }
+    }
+
+    /** The serialized table as a new array. */
+    public byte[] toBytes() {
+        byte[] b = new byte[SERIALIZED_BYTES];
+        write(MemorySegment.ofArray(b), 0);
+        return b;
+    }
+
+    /** Whether values are FSST-coded (encoder_switch = 1) rather than stored as is. */
+    public boolean compressed() {
+        return compressed;
+    }
+
+    public int symbolCount() {
+        return count;
+    }
+
+    /** The bytes of the symbol for {@code code}. */
+    public byte[] symbol(int code) {
+        byte[] s = new byte[lengths[code]];
+        for (int j = 0; j < s.length; j++) {
+            s[j] = (byte) (symbols[code] >>> (8 * j));
+        }
+        return s;
+    }
+
+    /** Upper bound of the decoded size of {@code compressedBytes}: 8x when compressed, else 1x. */
+    public long maxDecodedLength(long compressedBytes) {
+        return compressed ? Math.multiplyExact(compressedBytes, MAX_SYMBOL_LENGTH) : compressedBytes;
+    }
+
+    // ------------------------------------------------------------------ decoding
+
+    /**
+     * Exact decoded size of {@code length} code bytes at {@code offset}, validating every code.
+     * For a batch, calling it once over the whole data range gives the batch's total size.
+     */
+    public long decodedLength(MemorySegment in, long offset, long length) {
+        checkRange(in, offset, length);
+        if (!compressed) {
+            return length;
+        }
+        long total = 0;
+        long end = offset + length;
+        long ip = offset;
+        while (ip < end) {
+            int c = in.get(ValueLayout.JAVA_BYTE, ip) & 0xFF;
+            if (c == ESCAPE) {
+                if (ip + 1 >= end) {
+                    throw new CodecException(CODEC, ip, "Escape byte without a payload byte");
+                }
+                total++;
+                ip += 2;
+            } else {
+                int len = lengths[c];
+                if (len == 0) {
+                    throw new CodecException(CODEC, ip, "Code " + c + " but the table has " + count + " symbols");
+                }
+                total += len;
+                ip++;
+            }
+        }
+        return total;
+    }
+
+    private static void checkRange(MemorySegment in, long offset, long length) {
+        if (offset < 0 || length < 0 || offset > in.byteSize() - length) {
+            throw new CodecException(CODEC, offset, "Input range [" + offset + ", +" + length + ") outside a buffer of "
+                    + in.byteSize() + " bytes");
+        }
+    }
+
+    /**
+     * Decodes one string: {@code length} code bytes at {@code offset} into {@code out} at
+     * {@code outOffset}, writing at most {@code outLimit} bytes (bytes between the returned length and
+     * {@code outLimit} may be overwritten with scratch).
+     *
+     * @return the decoded length
+     * @throws CodecException on an invalid code, a dangling escape, or output past {@code outLimit}
+     */
+    public long decode(MemorySegment in, long offset, long length, MemorySegment out, long outOffset, long outLimit) {
+        checkRange(in, offset, length);
+        if (outLimit < 0 || outOffset < 0 || outOffset > out.byteSize() - outLimit) {
+            throw new IllegalArgumentException("Output range [" + outOffset + ", +" + outLimit + ") outside " + out.byteSize());
+        }
+        if (!compressed) {
+            if (length > outLimit) {
+                throw new CodecException(CODEC, offset, "Value of " + length + " bytes exceeds the output limit " + outLimit);
+            }
+            MemorySegment.copy(in, offset, out, outOffset, length);
+            return length;
+        }
+        long end = offset + length;
+        long ip = offset;
+        long op = 0;
+        while (ip < end) {
+            int c = in.get(ValueLayout.JAVA_BYTE, ip) & 0xFF;
+            if (c == ESCAPE) {
+                if (ip + 1 >= end) {
+                    throw new CodecException(CODEC, ip, "Escape byte without a payload byte");
+                }
+                if (op >= outLimit) {
+                    throw overflow(ip, outLimit);
+                }
+                out.set(ValueLayout.JAVA_BYTE, outOffset + op, in.get(ValueLayout.JAVA_BYTE, ip + 1));
+                op++;
+                ip += 2;
+            } else {
+                int len = lengths[c];
+                if (len == 0) {
+                    throw new CodecException(CODEC, ip, "Code " + c + " but the table has " + count + " symbols");
+                }
+                long symbol = symbols[c];
+                if (op + 8 <= outLimit) {
+                    out.set(U64, outOffset + op, symbol);
+                } else if (op + len <= outLimit) {
+                    for (int j = 0; j < len; j++) {
+                        out.set(ValueLayout.JAVA_BYTE, outOffset + op + j, (byte) (symbol >>> (8 * j)));
+                    }
+                } else {
+                    throw overflow(ip, outLimit);
+                }
+                op += len;
+                ip++;
+            }
+        }
+        return op;
+    }
+
+    private static CodecException overflow(long ip, long outLimit) {
+        return new CodecException(CODEC, ip, "Decoded output exceeds the limit of " + outLimit + " bytes");
+    }
+
+    /**
+     * Decodes {@code count} strings. String i's codes are
+     * {@code inData[inDataOffset + (inOffsets[i] - inOffsets[0]) ..  + (inOffsets[i+1] - inOffsets[i]))};
+     * the input offsets ({@code count + 1} of {@code offsetBytes} = 4 or 8, little-endian) must be
+     * non-decreasing and stay within {@code inDataLength}. Writes {@code count + 1} output offsets of the
+     * same width starting at 0 and the decoded bytes at {@code outDataOffset}, at most
+     * {@code outLimit} of them.
+     *
+     * @return the total decoded length
+     */
+    public long decodeBatch(int offsetBytes, MemorySegment inOffsets, long inOffsetsOffset, long count,
+                            MemorySegment inData, long inDataOffset, long inDataLength,
+                            MemorySegment outOffsets, long outOffsetsOffset,
+                            MemorySegment outData, long outDataOffset, long outLimit) {
+        if (offsetBytes != 4 && offsetBytes != 8) {
+            throw new IllegalArgumentException("Offset width must be 4 or 8 bytes: " + offsetBytes);
+        }
+        checkRange(inData, inDataOffset, inDataLength);
+        long base = readOffset(offsetBytes, inOffsets, inOffsetsOffset, 0);
+        long prev = base;
+        long pos = 0;
+        writeOffset(offsetBytes, outOffsets, outOffsetsOffset, 0, 0);
+        for (long i = 0; i < count; i++) {
+            long next = readOffset(offsetBytes, inOffsets, inOffsetsOffset, i + 1);
+            if (next < prev || next - base > inDataLength) {
+                throw new CodecException(CODEC, inOffsetsOffset + (i + 1) * offsetBytes, "Offset " + (i + 1) + " = " + next
+                        + " is before " + prev + " or past the data end " + (base + inDataLength));
+            }
+            pos += decode(inData, inDataOffset + (prev - base), next - prev, outData, outDataOffset + pos, outLimit - pos);
+            if (offsetBytes == 4 && pos > Integer.MAX_VALUE) {
+                throw new CodecException(CODEC, -1, "Decoded size " + pos + " does not fit 32-bit offsets");
+            }
+            writeOffset(offsetBytes, outOffsets, outOffsetsOffset, i + 1, pos);
+            prev = next;
+        }
+        return pos;
+    }
+
+    static long readOffset(int offsetBytes, MemorySegment s, long off, long i) {
+        return offsetBytes == 4 ? s.get(U32, off + 4 * i) & 0xFFFF_FFFFL : s.get(U64, off + 8 * i);
+    }
+
+    static void writeOffset(int offsetBytes, MemorySegment s, long off, long i, long v) {
+        if (offsetBytes == 4) {
+            s.set(U32, off + 4 * i, (int) v);
+        } else {
+            s.set(U64, off + 8 * i, v);
+        }
+    }
+
+    // ------------------------------------------------------------------ encoding (used by FsstEncoder)
+
+    int length(int code) {
+        return lengths[code];
+    }
+
+    long packedSymbol(int code) {
+        return symbols[code];
+    }
+
+    private int[][] index() {
+        int[][] idx = byFirstByte;
+        if (idx == null) {
+            int[] sizes = new int[256];
+            for (int c = 0; c < count; c++) {
+                sizes[(int) (symbols[c] & 0xFF)]++;
+            }
+            idx = new int[256][];
+            for (int b = 0; b < 256; b++) {
+                idx[b] = new int[sizes[b]];
+                sizes[b] = 0;
+            }
+            for (int c = 0; c < count; c++) {
+                int b = (int) (symbols[c] & 0xFF);
+                idx[b][sizes[b]++] = c;
+            }
+            for (int b = 0; b < 256; b++) {
+                Integer[] boxed = Arrays.stream(idx[b]).boxed().toArray(Integer[]::new);
+                Arrays.sort(boxed, (x, y) -> lengths[y] != lengths[x] ? lengths[y] - lengths[x] : x - y);
+                idx[b] = Arrays.stream(boxed).mapToInt(Integer::intValue).toArray();
+            }
+            byFirstByte = idx;
+        }
+        return idx;
+    }
+
+    /** Longest symbol matching {@code s[pos..end)}, or -1 (the byte must be escaped). */
+    int longestMatch(byte[] s, int pos, int end) {
+        int[] candidates = index()[s[pos] & 0xFF];
+        if (candidates.length == 0) {
+            return -1;
+        }
+        int avail = Math.min(8, end - pos);
+        long word = 0;
+        for (int j = 0; j < avail; j++) {
+            word |= (s[pos + j] & 0xFFL) << (8 * j);
+        }
+        for (int c : candidates) {
+            int len = lengths[c];
+            if (len <= avail) {
+                long mask = len == 8 ? -1L : (1L << (8 * len)) - 1;
+                if ((word & mask) == symbols[c]) {
+                    return c;
+                }
+            }
+        }
+        return -1;
+    }
+
+    /**
+     * Encodes {@code s[from..to)} greedily (longest symbol first, escape otherwise) into {@code out}
+     * from {@code outPos}; {@code out} needs {@code 2 * (to - from)} bytes of room.
+     *
+     * @return the new output position
+     */
+    int encode(byte[] s, int from, int to, byte[] out, int outPos) {
+        int pos = from;
+        int op = outPos;
+        while (pos < to) {
+            int c = longestMatch(s, pos, to);
+            if (c < 0) {
+                out[op++] = (byte) ESCAPE;
+                out[op++] = s[pos++];
+            } else {
+                out[op++] = (byte) c;
+                pos += lengths[c];
+            }
+        }
+        return op;
+    }
+}
