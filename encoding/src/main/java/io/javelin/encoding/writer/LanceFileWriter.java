@@ -48,7 +48,9 @@ public final class LanceFileWriter {
         return Flux.defer(() -> {
             FileEncoder enc = new FileEncoder(schema, options);
             holder.set(enc);
-            return batches.concatMapIterable(enc::write, 1)
+            // map() encodes inside onNext, so the caller may close or reuse the batch right after.
+            return batches.map(enc::write)
+                    .concatMapIterable(pages -> pages, 1)
                     .concatWith(Flux.defer(() -> Flux.fromIterable(enc.finish())));
         });
     }
