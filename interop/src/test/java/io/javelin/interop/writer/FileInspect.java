@@ -29,6 +29,11 @@ final class FileInspect {
         return out;
     }
 
+    static boolean isStructHeader(ColumnMetadata cm) throws Exception {
+        com.google.protobuf.Any any = com.google.protobuf.Any.parseFrom(cm.getPages(0).getEncoding().getDirect().getEncoding());
+        return io.javelin.encoding.pb.v20.ArrayEncoding.parseFrom(any.getValue()).hasStruct();
+    }
+
     static PageLayout layout(ColumnMetadata.Page page) throws Exception {
         com.google.protobuf.Any any = com.google.protobuf.Any.parseFrom(page.getEncoding().getDirect().getEncoding());
         return PageLayout.parseFrom(any.getValue());

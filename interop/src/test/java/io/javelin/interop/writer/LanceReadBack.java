@@ -93,6 +93,52 @@ final class LanceReadBack {
         }
     }
 
+    /** Lance 2.0 does not store struct validity: a null struct reads back as a struct of nulls. */
+    static List<List<Object>> as20(Schema schema, List<List<Object>> cols) {
+        List<List<Object>> out = new ArrayList<>();
+        for (int c = 0; c < cols.size(); c++) {
+            Field f = schema.getFields().get(c);
+            List<Object> col = new ArrayList<>();
+            for (Object o : cols.get(c)) {
+                col.add(struct20(f, o));
+            }
+            out.add(col);
+        }
+        return out;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Object struct20(Field f, Object o) {
+        if (f.getType() instanceof org.apache.arrow.vector.types.pojo.ArrowType.Struct) {
+            java.util.TreeMap<String, Object> m = new java.util.TreeMap<>();
+            if (o != null) {
+                java.util.Map<String, Object> src = (java.util.Map<String, Object>) o;
+                for (Field c : f.getChildren()) {
+                    Object v = struct20(c, src.get(c.getName()));
+                    if (v != null) {
+                        m.put(c.getName(), v);
+                    }
+                }
+            } else {
+                for (Field c : f.getChildren()) {
+                    Object v = struct20(c, null);
+                    if (v != null) {
+                        m.put(c.getName(), v);
+                    }
+                }
+            }
+            return m;
+        }
+        if (o instanceof List<?> l && !f.getChildren().isEmpty()) {
+            List<Object> out = new ArrayList<>();
+            for (Object e : l) {
+                out.add(struct20(f.getChildren().get(0), e));
+            }
+            return out;
+        }
+        return o;
+    }
+
     static WriteOptions opts(String v) {
         return WriteOptions.of(LanceFileVersion.parse(v));
     }

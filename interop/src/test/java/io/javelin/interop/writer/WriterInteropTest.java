@@ -25,13 +25,13 @@ class WriterInteropTest {
     Path dir;
 
     @ParameterizedTest
-    @ValueSource(strings = {"2.1", "2.2"})
+    @ValueSource(strings = {"2.0", "2.1", "2.2"})
     void goldenTypes(String version) throws Exception {
         roundTrip(TestBatches.goldenTypes(), version, 2, 500, "golden");
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"2.1", "2.2"})
+    @ValueSource(strings = {"2.0", "2.1", "2.2"})
     void extraTypes(String version) throws Exception {
         roundTrip(TestBatches.extraTypes(), version, 3, 700, "extra");
     }
@@ -42,7 +42,7 @@ class WriterInteropTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"2.1", "2.2"})
+    @ValueSource(strings = {"2.0", "2.1", "2.2"})
     void multiPage(String version) throws Exception {
         Schema schema = new Schema(List.of(
                 TestBatches.f("vec", new ArrowType.FixedSizeList(1024), true,
@@ -56,6 +56,9 @@ class WriterInteropTest {
         Path file = roundTrip(schema, version, 3, 1500, "multipage", WriteOptions.of(LanceFileVersion.parse(version))
                 .withPageSize(16 * 1024));
         for (ColumnMetadata cm : FileInspect.columns(file)) {
+            if (version.equals("2.0") && FileInspect.isStructHeader(cm)) {
+                continue;
+            }
             assertThat(cm.getPagesCount()).isGreaterThan(1);
         }
     }
@@ -71,6 +74,10 @@ class WriterInteropTest {
             Path file = LanceReadBack.write(dir, name + "-" + version + ".lance", schema, alloc, 42, batches, rows,
                     options);
             List<List<Object>> act = LanceReadBack.readWithLance(file, alloc, schema);
+            if (version.equals("2.0")) {
+                exp = LanceReadBack.as20(schema, exp);
+                act = LanceReadBack.as20(schema, act);
+            }
             LanceReadBack.assertSame(schema, exp, act, name + " v" + version);
             return file;
         }
