@@ -132,6 +132,8 @@ public final class TestBatches {
                 long row = firstRow + i;
                 if ("id".equals(v.getName())) {
                     setValue(v, i, row, rnd, 0);
+                } else if (special(v, i, row)) {
+                    continue;
                 } else if ("allnull".equals(v.getName())) {
                     v.setNull(i);
                 } else if (v.getField().isNullable() && (row % 13 == col % 13)) {
@@ -145,6 +147,69 @@ public final class TestBatches {
         }
         root.setRowCount(rows);
         return root;
+    }
+
+    /** Name-driven shapes for encoding tests: const_*, runs_*, dict_*, txt_*. */
+    static boolean special(FieldVector v, int i, long row) {
+        String n = v.getName();
+        if (n.startsWith("const_") && v instanceof IntVector x) {
+            x.setSafe(i, 42);
+            return true;
+        }
+        if (n.startsWith("runs_") && v instanceof IntVector x) {
+            x.setSafe(i, (int) (row / 500));
+            return true;
+        }
+        if (n.startsWith("dict_") && v instanceof VarCharVector x) {
+            if (row % 17 == 5) {
+                x.setNull(i);
+            } else {
+                x.setSafe(i, ("category-" + (row * 7 % 8)).getBytes(StandardCharsets.UTF_8));
+            }
+            return true;
+        }
+        if (n.startsWith("txt_") && v instanceof VarCharVector x) {
+            if (row % 19 == 4) {
+                x.setNull(i);
+            } else {
+                x.setSafe(i, ("the quick brown fox " + row + " jumps over the lazy dog " + (row % 100))
+                        .getBytes(StandardCharsets.UTF_8));
+            }
+            return true;
+        }
+        if (n.startsWith("small_") && v instanceof BigIntVector x) {
+            x.setSafe(i, row % 1000);
+            return true;
+        }
+        return false;
+    }
+
+    /** Columns forcing each encoding through field metadata (as the golden "encodings" tables). */
+    public static Schema encodings(boolean v20) {
+        List<Field> fs = new ArrayList<>(List.of(
+                f("id", new ArrowType.Int(64, true), false),
+                f("txt_zstd", ArrowType.Utf8.INSTANCE, true, Map.of("lance-encoding:compression", "zstd")),
+                f("txt_lz4", ArrowType.Utf8.INSTANCE, true, Map.of("lance-encoding:compression", "lz4")),
+                f("small_zstd", new ArrowType.Int(64, true), true,
+                        Map.of("lance-encoding:compression", "zstd", "lance-encoding:compression-level", "3")),
+                f("f_bss", new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE), true,
+                        Map.of("lance-encoding:bss", "on", "lance-encoding:compression", "zstd")),
+                f("dict_s", ArrowType.Utf8.INSTANCE, true, Map.of("lance-encoding:dict-divisor", "2")),
+                f("const_i", new ArrowType.Int(32, true), false),
+                f("runs_i", new ArrowType.Int(32, true), false, Map.of("lance-encoding:rle-threshold", "1.0")),
+                f("txt_fullzip", ArrowType.Utf8.INSTANCE, true,
+                        Map.of("lance-encoding:structural-encoding", "fullzip")),
+                f("txt_fsst", ArrowType.Utf8.INSTANCE, true),
+                f("txt_none", ArrowType.Utf8.INSTANCE, true, Map.of("lance-encoding:compression", "none")),
+                f("small_bp", new ArrowType.Int(64, true), true),
+                f("ls", ArrowType.LargeUtf8.INSTANCE, true, Map.of("lance-encoding:compression", "zstd")),
+                f("vec", new ArrowType.FixedSizeList(128), true,
+                        f("item", new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE), false))));
+        if (!v20) {
+            fs.add(f("i_mini", new ArrowType.FixedSizeList(80), true, Map.of("lance-encoding:structural-encoding", "miniblock"),
+                    f("item", new ArrowType.Int(8, true), true)));
+        }
+        return new Schema(fs);
     }
 
     static boolean nullHere(Field f, Random rnd, int depth) {

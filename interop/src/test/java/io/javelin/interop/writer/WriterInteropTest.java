@@ -27,13 +27,24 @@ class WriterInteropTest {
     @ParameterizedTest
     @ValueSource(strings = {"2.0", "2.1", "2.2"})
     void goldenTypes(String version) throws Exception {
-        roundTrip(TestBatches.goldenTypes(), version, 2, 500, "golden");
+        Path file = roundTrip(TestBatches.goldenTypes(), version, 2, 500, "golden");
+        System.out.println("golden v" + version + "\n" + FileInspect.describe(file, version.equals("2.0")));
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"2.0", "2.1", "2.2"})
     void extraTypes(String version) throws Exception {
         roundTrip(TestBatches.extraTypes(), version, 3, 700, "extra");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"2.1", "2.2"})
+    void forcedEncodings(String version) throws Exception {
+        Path file = roundTrip(TestBatches.encodings(false), version, 2, 3000, "encodings");
+        String d = FileInspect.describe(file, false);
+        System.out.println("encodings v" + version + "\n" + d);
+        assertThat(d).contains("general", "byte_stream_split", "rle", "dictionary", "full_zip_layout", "fsst",
+                "inline_bitpacking", "COMPRESSION_ALGORITHM_ZSTD", "COMPRESSION_ALGORITHM_LZ4");
     }
 
     @Test
