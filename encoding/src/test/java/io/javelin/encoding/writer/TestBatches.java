@@ -137,7 +137,7 @@ public final class TestBatches {
                 } else if ("allnull".equals(v.getName())) {
                     v.setNull(i);
                 } else if (v.getField().isNullable() && (row % 13 == col % 13)) {
-                    v.setNull(i);
+                    setNullSafe(v, i);
                 } else {
                     setValue(v, i, row, rnd, 0);
                 }
@@ -319,7 +319,16 @@ public final class TestBatches {
             case FixedSizeListVector l -> {
                 l.setNull(i);
                 FieldVector c = l.getDataVector();
-                c.setValueCount(Math.max(c.getValueCount(), (i + 1) * l.getListSize()));
+                int dim = l.getListSize();
+                while (c.getValueCapacity() < (i + 1) * dim) {
+                    c.reAlloc();
+                }
+                if (!c.getField().isNullable() && c instanceof org.apache.arrow.vector.BaseFixedWidthVector fw) {
+                    for (int j = i * dim; j < (i + 1) * dim; j++) {
+                        fw.setIndexDefined(j);
+                    }
+                }
+                c.setValueCount(Math.max(c.getValueCount(), (i + 1) * dim));
             }
             case StructVector s -> {
                 s.setNull(i);

@@ -48,6 +48,14 @@ class WriterInteropTest {
     }
 
     @Test
+    void forcedEncodings20() throws Exception {
+        Path file = roundTrip(TestBatches.encodings(true), "2.0", 2, 3000, "encodings");
+        String d = FileInspect.describe(file, true);
+        System.out.println("encodings v2.0\n" + d);
+        assertThat(d).contains("dictionary", "scheme: \"zstd\"", "scheme: \"lz4\"");
+    }
+
+    @Test
     void mapIn22() throws Exception {
         roundTrip(TestBatches.mapSchema(), "2.2", 2, 600, "map");
     }
