@@ -278,4 +278,35 @@ class FastLanesTest {
             assertThat(bytes(back)).as(kernels.name()).isEqualTo(bytes(in));
         }
     }
+
+    /**
+     * One InlineBitpacking(64) mini-block chunk of the {@code id} column (row ids 3000..4023) cut out of a
+     * 2.1 file written by official Lance 7.0.0 (golden types_v2_1): a u64 header word W = 12, then
+     * 1024 * 12 / 64 packed u64 words.
+     */
+    @Test
+    void unpacksAChunkWrittenByLance() throws java.io.IOException {
+        byte[] chunk;
+        try (java.io.InputStream in = FastLanesTest.class.getResourceAsStream("lance700-bitpacked-u64-w12.bin")) {
+            assertThat(in).isNotNull();
+            chunk = in.readAllBytes();
+        }
+        for (Kernels kernels : KernelTestSupport.kernels()) {
+            try (Arena arena = OffHeap.newArena("fastlanes-test")) {
+                MemorySegment packed = arena.allocate(chunk.length);
+                MemorySegment.copy(MemorySegment.ofArray(chunk), 0, packed, 0, chunk.length);
+                int width = (int) packed.get(ScalarKernels.U64, 0);
+                assertThat(width).isEqualTo(12);
+                MemorySegment out = arena.allocate(8 * 1024);
+                kernels.unpack(64, width, packed, 8, out, 0);
+                for (int i = 0; i < 1024; i++) {
+                    assertThat(out.get(ScalarKernels.U64, 8L * i)).as("%s value %d", kernels.name(), i).isEqualTo(3000L + i);
+                }
+                assertThat(kernels.maxBitWidth(64, out, 0, 1024)).isEqualTo(12);
+                MemorySegment repacked = arena.allocate(128 * 12);
+                kernels.pack(64, 12, out, 0, repacked, 0);
+                assertThat(bytes(repacked)).as("our packing is byte-identical to Lance's").isEqualTo(java.util.Arrays.copyOfRange(chunk, 8, chunk.length));
+            }
+        }
+    }
 }

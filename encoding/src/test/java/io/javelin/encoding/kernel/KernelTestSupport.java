@@ -14,7 +14,7 @@ final class KernelTestSupport {
     static final Kernels SELECTED = Kernels.get();
 
     /** Deliberately odd sizes so vector tails run. */
-    static final long[] SIZES = {0, 1, 2, 7, 8, 9, 15, 16, 17, 31, 33, 63, 64, 65, 127, 129, 255, 257, 1023, 1024, 1025, 4099};
+    static final long[] SIZES = {0, 1, 2, 7, 8, 9, 15, 16, 17, 31, 33, 63, 64, 65, 127, 129, 255, 257, 1023, 1024, 1025, 4099, 10007};
 
     private KernelTestSupport() {
     }

@@ -21,6 +21,10 @@ class KernelsTest {
         boolean vectorAvailable = Kernels.Holder.vectorModulePresent();
         String expected = vectorAvailable && !forcedScalar ? "vector(" : "scalar";
         assertThat(Kernels.get().name()).startsWith(expected);
+        Integer maxBits = Integer.getInteger("javelin.simd.maxBits");
+        if (maxBits != null && expected.startsWith("vector")) {
+            assertThat(Kernels.get().name()).isEqualTo("vector(" + maxBits + "-bit)");
+        }
     }
 
     @ParameterizedTest

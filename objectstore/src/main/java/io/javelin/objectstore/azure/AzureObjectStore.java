@@ -36,7 +36,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
-import java.util.UUID;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
@@ -228,7 +227,8 @@ public final class AzureObjectStore implements ObjectStore {
     private Mono<ObjectMeta> streamed(String path, Flux<ByteBuffer> data, boolean ifAbsent) {
         return Mono.defer(() -> {
             BlobAsyncClient b = blob(path);
-            String prefix = UUID.randomUUID().toString();
+            // Not UUID.randomUUID(): SecureRandom may read /dev/urandom, a blocking call on this thread.
+            String prefix = Long.toHexString(java.util.concurrent.ThreadLocalRandom.current().nextLong() | Long.MIN_VALUE);
             AtomicLong total = new AtomicLong();
             return Parts.chunk(data, upload.partSize(), "azure-block")
                     .switchOnFirst((first, parts) -> {

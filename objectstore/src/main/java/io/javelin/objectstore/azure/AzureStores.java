@@ -29,7 +29,26 @@ public final class AzureStores {
     private AzureStores() {
     }
 
+    /**
+     * The SDK's XML reader and writer look up StAX factories (reading jar files) in their static
+     * initialisers. Left lazy, that happens on a Netty event loop the first time a block list is
+     * committed or a listing parsed, which is a blocking call there. Opening a store is allowed to
+     * block, so initialise them here.
+     */
+    private static void warmUpXml() {
+        for (String c : new String[] {"com.azure.xml.XmlWriter", "com.azure.xml.XmlReader"}) {
+            try {
+                Class.forName(c, true, AzureStores.class.getClassLoader());
+            } catch (ClassNotFoundException e) {
+                // not on this SDK version: nothing to warm up
+            }
+        }
+        javax.xml.stream.XMLOutputFactory.newInstance();
+        javax.xml.stream.XMLInputFactory.newInstance();
+    }
+
     public static ObjectStore open(StoreUri u, StorageOptions o, Map<String, String> env, RetryConfig retry) {
+        warmUpXml();
         boolean emulator = o.getBoolean("azure_storage_use_emulator", false);
         String account = o.get("azure_storage_account_name");
         if (account == null) {

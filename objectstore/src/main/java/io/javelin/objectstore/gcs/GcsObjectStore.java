@@ -19,6 +19,7 @@ import io.javelin.objectstore.OpClass;
 import io.javelin.objectstore.StoreTraits;
 import io.javelin.objectstore.TransientObjectStoreException;
 import io.javelin.objectstore.TruncatedReadException;
+import io.javelin.objectstore.internal.Parts;
 import io.javelin.objectstore.internal.UploadConfig;
 import io.javelin.objectstore.memory.Buffer;
 import io.javelin.objectstore.metrics.StoreCounters;
@@ -115,6 +116,9 @@ public final class GcsObjectStore implements ObjectStore {
                 return new ObjectStoreException(what + " " + path + " failed: range not satisfiable", 416, se.getReason(), se);
             }
             return ErrorClassifier.map(what, path, code, se.getReason(), se, create);
+        }
+        if (e instanceof IOException && e.getCause() instanceof BaseServiceException se) {
+            return map(se, what, path, create); // ReadChannel wraps service errors in IOException
         }
         if (e instanceof IOException) {
             return new TransientObjectStoreException(what + " " + path + " failed: " + e, 0, null, e);
@@ -251,40 +255,58 @@ public final class GcsObjectStore implements ObjectStore {
         return resumable(path, data, true);
     }
 
-    /** A resumable upload; the client sends a chunk each time its buffer fills. */
+    /**
+     * A stream that fits in one part is a single upload; a longer one is a resumable upload whose
+     * chunks are the parts (one request each).
+     */
     private Mono<ObjectMeta> resumable(String path, Flux<ByteBuffer> data, boolean ifAbsent) {
         return Mono.defer(() -> {
             BlobId id = id(path);
             // Resumable chunks must be multiples of 256 KiB.
-            int chunk = (int) Math.max(256 * 1024, (upload.partSize() / (256 * 1024)) * 256 * 1024);
-            return Mono.usingWhen(
-                    call(OpClass.WRITE, "start upload", path, ifAbsent, () -> {
-                        WriteChannel w = ifAbsent
-                                ? storage.writer(BlobInfo.newBuilder(id).build(), Storage.BlobWriteOption.doesNotExist(),
-                                        Storage.BlobWriteOption.disableGzipContent())
-                                : storage.writer(BlobInfo.newBuilder(id).build(), Storage.BlobWriteOption.disableGzipContent());
-                        w.setChunkSize(chunk);
-                        return w;
-                    }),
-                    w -> data.concatMap(bb -> call(OpClass.WRITE, "upload", path, ifAbsent, () -> {
-                        int n = bb.remaining();
-                        while (bb.hasRemaining()) {
-                            w.write(bb);
+            long chunk = Math.max(256 * 1024, (upload.partSize() / (256 * 1024)) * 256 * 1024);
+            return Parts.chunk(data, chunk, "gcs-part")
+                    .switchOnFirst((first, parts) -> {
+                        if (first.hasValue() && first.get().last()) {
+                            return parts.concatMap(p -> Mono.usingWhen(Mono.just(p),
+                                    q -> create(path, q.buffer().segment(), ifAbsent),
+                                    q -> Mono.fromRunnable(q::release)));
                         }
-                        counters.bytes(OpClass.WRITE, n);
-                        return n;
-                    }), 0).then(call(OpClass.WRITE, "finish upload", path, ifAbsent, () -> {
-                        w.close();
-                        Blob b = storage.get(id);
-                        if (b == null) {
-                            throw new ObjectStoreException("upload of " + path + " finished but the object is missing");
-                        }
-                        return meta(path, b);
-                    })),
-                    w -> Mono.empty(),
-                    (w, err) -> Mono.fromRunnable(() -> closeQuietly(w)).subscribeOn(blocking),
-                    w -> Mono.fromRunnable(() -> closeQuietly(w)).subscribeOn(blocking));
+                        return writeResumable(path, id, parts, (int) chunk, ifAbsent);
+                    })
+                    .doOnDiscard(Parts.Part.class, Parts.Part::release)
+                    .single();
         });
+    }
+
+    private Mono<ObjectMeta> writeResumable(String path, BlobId id, Flux<Parts.Part> parts, int chunk, boolean ifAbsent) {
+        return Mono.usingWhen(
+                call(OpClass.WRITE, "start upload", path, ifAbsent, () -> {
+                    WriteChannel w = ifAbsent
+                            ? storage.writer(BlobInfo.newBuilder(id).build(), Storage.BlobWriteOption.doesNotExist(),
+                                    Storage.BlobWriteOption.disableGzipContent())
+                            : storage.writer(BlobInfo.newBuilder(id).build(), Storage.BlobWriteOption.disableGzipContent());
+                    w.setChunkSize(chunk);
+                    return w;
+                }),
+                w -> parts.concatMap(p -> Mono.usingWhen(Mono.just(p), q -> call(OpClass.WRITE, "upload", path, ifAbsent, () -> {
+                    ByteBuffer bb = q.buffer().segment().asByteBuffer();
+                    int n = bb.remaining();
+                    while (bb.hasRemaining()) {
+                        w.write(bb);
+                    }
+                    counters.bytes(OpClass.WRITE, n);
+                    return n;
+                }), q -> Mono.fromRunnable(q::release)), 0).then(call(OpClass.WRITE, "finish upload", path, ifAbsent, () -> {
+                    w.close();
+                    Blob b = storage.get(id);
+                    if (b == null) {
+                        throw new ObjectStoreException("upload of " + path + " finished but the object is missing");
+                    }
+                    return meta(path, b);
+                })),
+                w -> Mono.empty(),
+                (w, err) -> Mono.fromRunnable(() -> closeQuietly(w)).subscribeOn(blocking),
+                w -> Mono.fromRunnable(() -> closeQuietly(w)).subscribeOn(blocking));
     }
 
     private static void closeQuietly(WriteChannel w) {

@@ -70,8 +70,8 @@ public final class AzuriteServer {
             Path dir = ChildProcesses.workDir("azurite-" + port);
             Path log = dir.resolve("azurite.log");
             Process p = new ProcessBuilder(bin.toString(), "--blobHost", "127.0.0.1", "--blobPort", Integer.toString(port),
-                    "--inMemoryPersistence", "--disableTelemetry", "--silent", "--location", dir.toString())
-                    .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+                    "--inMemoryPersistence", "--disableTelemetry", "--silent")
+                    .directory(dir.toFile()).redirectErrorStream(true).redirectOutput(log.toFile()).start();
             ChildProcesses.stopOnExit("azurite", p);
             ChildProcesses.awaitPort("azurite", p, port, Duration.ofSeconds(60), log);
             return new AzuriteServer(port);

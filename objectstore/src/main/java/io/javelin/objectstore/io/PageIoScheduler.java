@@ -1,0 +1,241 @@
+package io.javelin.objectstore.io;
+
+import io.javelin.objectstore.ByteRange;
+import io.javelin.objectstore.ObjectStore;
+import io.javelin.objectstore.memory.Buffer;
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+/**
+ * Page I/O for one scan: coalesces and splits each request's ranges ({@link RangePlanner}), admits
+ * the physical reads in priority order under a concurrency limit and an in-flight byte budget
+ * ({@link IoQueue}), and hands back each request's ranges as reference-counted slices.
+ *
+ * <p>Bytes count against the budget from dispatch until the result reaches its consumer; a slow
+ * consumer therefore stops further dispatch (backpressure). Cancelling a request withdraws its
+ * queued reads, cancels running ones, and frees every buffer and budget it held.
+ */
+public final class PageIoScheduler {
+
+    private final ObjectStore store;
+    private final PageIoOptions options;
+    private final IoQueue queue;
+    private final AtomicLong requests = new AtomicLong();
+    private final AtomicLong iops = new AtomicLong();
+    private final AtomicLong bytesRead = new AtomicLong();
+
+    public PageIoScheduler(ObjectStore store, PageIoOptions options) {
+        this.store = store;
+        this.options = options;
+        this.queue = new IoQueue(options.ioParallelism(), options.ioBufferSize());
+    }
+
+    public PageIoScheduler(ObjectStore store) {
+        this(store, PageIoOptions.forStore(store.traits()));
+    }
+
+    public PageIoOptions options() {
+        return options;
+    }
+
+    /** Reads one request. Its bytes are returned to the budget when the result is emitted. */
+    public Mono<PageResult> submit(String path, List<ByteRange> ranges, long priority) {
+        return read(new PageRequest(path, ranges, priority))
+                .doOnNext(PageResult::delivered)
+                .doOnDiscard(PageResult.class, PageResult::release);
+    }
+
+    /**
+     * Reads a stream of requests, up to {@code 2 x ioParallelism} at a time, and emits the results
+     * in the order the requests came (callers submit in priority order). A result's bytes stay on
+     * the budget until downstream takes it, so a slow consumer throttles dispatch.
+     */
+    public Flux<PageResult> stream(Flux<PageRequest> requests) {
+        return Flux.defer(() -> {
+            Owned<PageResult> pending = new Owned<>(PageResult::release);
+            return requests.flatMapSequential(req -> read(req).doOnNext(pending::add), 2 * options.ioParallelism(), 1)
+                    .<PageResult>handle((r, sink) -> {
+                        if (pending.take(r)) {
+                            r.delivered();
+                            sink.next(r);
+                        }
+                    })
+                    .doFinally(sig -> {
+                        if (sig != reactor.core.publisher.SignalType.ON_COMPLETE) {
+                            pending.close();
+                        }
+                    })
+                    .doOnDiscard(PageResult.class, r -> {
+                        if (pending.take(r)) {
+                            r.release();
+                        }
+                    });
+        });
+    }
+
+    private Mono<PageResult> read(PageRequest req) {
+        return Mono.defer(() -> {
+            List<ByteRange> ranges = req.ranges();
+            List<ByteRange> sorted = isSorted(ranges) ? ranges : ranges.stream().sorted().toList();
+            List<ByteRange> plan = RangePlanner.plan(sorted, options.maxGap(), options.maxIopSize());
+            requests.incrementAndGet();
+            iops.addAndGet(plan.size());
+            Grants grants = new Grants();
+            Runnable refund = grants::refund;
+            Owned<Buffer> chunksOwned = new Owned<>(Buffer::release);
+            return Flux.fromIterable(plan)
+                    .flatMapSequential(iop -> Mono.usingWhen(
+                            queue.admit(req.priority(), iop.length()).doOnNext(grants::add),
+                            permit -> store.read(req.path(), iop).doOnNext(b -> {
+                                bytesRead.addAndGet(b.size());
+                                chunksOwned.add(b);
+                            }),
+                            permit -> Mono.fromRunnable(permit::iopDone),
+                            (permit, err) -> Mono.fromRunnable(permit::iopDone),
+                            permit -> Mono.fromRunnable(permit::iopDone)), Math.max(1, plan.size()))
+                    .collectList()
+                    .<PageResult>handle((chunks, sink) -> {
+                        boolean all = true;
+                        for (Buffer c : chunks) {
+                            all &= chunksOwned.take(c);
+                        }
+                        if (!all) {
+                            chunks.forEach(Buffer::release); // a racing cancel got some: drop the rest too
+                            return;
+                        }
+                        sink.next(slice(req, plan, chunks, refund));
+                    })
+                    .doOnError(e -> {
+                        chunksOwned.close();
+                        refund.run();
+                    })
+                    .doOnCancel(() -> {
+                        chunksOwned.close();
+                        refund.run();
+                    })
+                    // Last in the chain so every operator above (flatMapSequential's queue,
+                    // collectList's list on cancel) sees the hook.
+                    .doOnDiscard(Buffer.class, Buffer::release)
+                    .doOnDiscard(PageResult.class, PageResult::release);
+        });
+    }
+
+    /** The permits of one request; bytes go back once, including permits granted after a cancel. */
+    private final class Grants {
+        private final List<IoQueue.Permit> permits = new ArrayList<>();
+        private boolean refunded;
+
+        void add(IoQueue.Permit p) {
+            boolean late;
+            synchronized (this) {
+                late = refunded;
+                if (!late) {
+                    permits.add(p);
+                }
+            }
+            if (late) {
+                queue.consumed(List.of(p));
+            }
+        }
+
+        void refund() {
+            List<IoQueue.Permit> toReturn;
+            synchronized (this) {
+                if (refunded) {
+                    return;
+                }
+                refunded = true;
+                toReturn = List.copyOf(permits);
+            }
+            queue.consumed(toReturn);
+        }
+    }
+
+    /** Cuts the caller's ranges out of the physical reads; releases the reads' own handles. */
+    private static PageResult slice(PageRequest req, List<ByteRange> plan, List<Buffer> chunks, Runnable refund) {
+        List<Buffer> out = new ArrayList<>(req.ranges().size());
+        try {
+            for (ByteRange r : req.ranges()) {
+                out.add(sliceOne(r, plan, chunks));
+            }
+        } catch (RuntimeException e) {
+            out.forEach(Buffer::release);
+            throw e;
+        } finally {
+            chunks.forEach(Buffer::release);
+        }
+        return new PageResult(req, out, refund);
+    }
+
+    private static Buffer sliceOne(ByteRange r, List<ByteRange> plan, List<Buffer> chunks) {
+        if (r.length() == 0) {
+            return Buffer.allocate(0, "page-io");
+        }
+        int first = indexOfChunk(plan, r.offset());
+        ByteRange c = plan.get(first);
+        if (r.end() <= c.end()) {
+            return chunks.get(first).slice(r.offset() - c.offset(), r.length()); // zero-copy
+        }
+        // The range crosses split chunks: copy it together.
+        Buffer b = Buffer.allocate(r.length(), "page-io-join");
+        long pos = r.offset();
+        for (int i = first; pos < r.end(); i++) {
+            ByteRange ci = plan.get(i);
+            long n = Math.min(r.end(), ci.end()) - pos;
+            MemorySegment.copy(chunks.get(i).segment(), pos - ci.offset(), b.segment(), pos - r.offset(), n);
+            pos += n;
+        }
+        return b;
+    }
+
+    private static int indexOfChunk(List<ByteRange> plan, long offset) {
+        int lo = 0;
+        int hi = plan.size() - 1;
+        while (lo < hi) {
+            int mid = (lo + hi + 1) >>> 1;
+            if (plan.get(mid).offset() <= offset) {
+                lo = mid;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        return lo;
+    }
+
+    private static boolean isSorted(List<ByteRange> ranges) {
+        for (int i = 1; i < ranges.size(); i++) {
+            if (ranges.get(i).offset() < ranges.get(i - 1).offset()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Requests submitted so far. */
+    public long requests() {
+        return requests.get();
+    }
+
+    /** Physical reads planned so far (after coalescing and splitting). */
+    public long iops() {
+        return iops.get();
+    }
+
+    public long bytesRead() {
+        return bytesRead.get();
+    }
+
+    /** Physical reads running now. */
+    public int iopsInFlight() {
+        return queue.iopsInFlight();
+    }
+
+    /** Bytes dispatched and not yet delivered. */
+    public long bytesHeld() {
+        return queue.bytesHeld();
+    }
+}
