@@ -239,6 +239,7 @@ public final class TestBatches {
             case LargeVarBinaryVector x -> x.setSafe(i, bytes(rnd, row % 50 == 3 ? 5000 : rnd.nextInt(40)));
             case DateDayVector x -> x.setSafe(i, (int) (18000 + rnd.nextInt(5000)));
             case TimeStampMicroVector x -> x.setSafe(i, 1_600_000_000_000_000L + row * 1_000_000L + rnd.nextInt(1000));
+            case org.apache.arrow.vector.TimeStampMicroTZVector x -> x.setSafe(i, 1_600_000_000_000_000L + row * 1000L);
             case TimeStampNanoTZVector x -> x.setSafe(i, 1_600_000_000_000_000_000L + row * 1_000_000_000L + rnd.nextInt(1000));
             case DecimalVector x -> x.setSafe(i, BigDecimal.valueOf(rnd.nextLong() % 10_000_000_000_000L, 4));
             case FixedSizeBinaryVector x -> x.setSafe(i, bytes(rnd, x.getByteWidth()));
@@ -333,8 +334,13 @@ public final class TestBatches {
             case StructVector s -> {
                 s.setNull(i);
                 for (FieldVector c : s.getChildrenFromFields()) {
+                    if (c.getField().isNullable()) {
+                        setNullSafe(c, i);
+                    } else {
+                        // A non-nullable child under a null struct still holds a valid value (as Arrow producers do).
+                        setValue(c, i, i, new Random(i), 1);
+                    }
                     c.setValueCount(Math.max(c.getValueCount(), i + 1));
-                    setNullSafe(c, i);
                 }
             }
             default -> {

@@ -152,6 +152,8 @@ public final class LegacyColumns implements ColumnWriters {
 
     private abstract class Col {
         final int index;
+        /** False under a list: the list flushes its items together with its offsets page (Lance 2.0 rule). */
+        boolean independent = true;
 
         Col(int index) {
             this.index = index;
@@ -160,6 +162,16 @@ public final class LegacyColumns implements ColumnWriters {
         abstract void append(FieldVector v, int start, int count);
 
         abstract void finish();
+
+        /** Bytes buffered in this column and its descendants. */
+        abstract long buffered();
+
+        /** Emits whatever this column and its descendants buffered (not the struct header pages). */
+        abstract void flushAll();
+
+        void dependent() {
+            independent = false;
+        }
     }
 
     private final class StructCol extends Col {
@@ -169,6 +181,30 @@ public final class LegacyColumns implements ColumnWriters {
         StructCol(int index, java.util.List<Col> children) {
             super(index);
             this.children = children;
+        }
+
+        @Override
+        long buffered() {
+            long b = 0;
+            for (Col c : children) {
+                b += c.buffered();
+            }
+            return b;
+        }
+
+        @Override
+        void flushAll() {
+            for (Col c : children) {
+                c.flushAll();
+            }
+        }
+
+        @Override
+        void dependent() {
+            super.dependent();
+            for (Col c : children) {
+                c.dependent();
+            }
         }
 
         @Override
@@ -202,6 +238,19 @@ public final class LegacyColumns implements ColumnWriters {
             super(index);
             this.large = large;
             this.child = child;
+            child.dependent();
+        }
+
+        @Override
+        long buffered() {
+            return lengths.size() + child.buffered();
+        }
+
+        @Override
+        void flushAll() {
+            if (rows > 0) {
+                flush();
+            }
         }
 
         @Override
@@ -236,20 +285,26 @@ public final class LegacyColumns implements ColumnWriters {
                         runEnd = (int) e;
                     }
                 }
-                if (lengths.size() >= options.pageSizeBytes()) {
+                if (independent && (i - start) % 64 == 63) {
                     if (runStart >= 0) {
                         child.append(data, runStart, runEnd - runStart);
                         runStart = -1;
                         runEnd = -1;
                     }
-                    flush();
+                    if (buffered() >= options.pageSizeBytes()) {
+                        flush();
+                    }
                 }
             }
             if (runStart >= 0) {
                 child.append(data, runStart, runEnd - runStart);
             }
+            if (independent && buffered() >= options.pageSizeBytes()) {
+                flush();
+            }
         }
 
+        /** The offsets page, then every descendant's buffered items (an items page never spans two offsets pages). */
         void flush() {
             long adj = items + 1;
             Bytes offs = new Bytes(rows * 8);
@@ -267,6 +322,7 @@ public final class LegacyColumns implements ColumnWriters {
             valid.clear();
             rows = 0;
             items = 0;
+            child.flushAll();
         }
 
         @Override
@@ -275,6 +331,12 @@ public final class LegacyColumns implements ColumnWriters {
                 flush();
             }
             child.finish();
+        }
+
+        @Override
+        void dependent() {
+            super.dependent();
+            child.dependent();
         }
     }
 
@@ -305,7 +367,7 @@ public final class LegacyColumns implements ColumnWriters {
                     valid.u8(1);
                     values.append(v, i);
                 }
-                if (values.bufferedBytes() >= options.pageSizeBytes()) {
+                if (independent && values.bufferedBytes() >= options.pageSizeBytes()) {
                     flush();
                 }
             }
@@ -313,6 +375,18 @@ public final class LegacyColumns implements ColumnWriters {
 
         @Override
         void finish() {
+            if (values.count() > 0) {
+                flush();
+            }
+        }
+
+        @Override
+        long buffered() {
+            return values.bufferedBytes();
+        }
+
+        @Override
+        void flushAll() {
             if (values.count() > 0) {
                 flush();
             }

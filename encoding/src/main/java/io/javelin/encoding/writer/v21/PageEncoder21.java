@@ -36,7 +36,9 @@ final class PageEncoder21 {
         if (dict != null) {
             return miniBlock(in, version, dict);
         }
-        String structural = meta.get(STRUCTURAL_ENCODING);
+        // lance-core 7.0.0 ignores the structural-encoding metadata of list items (observed: a forced
+        // full-zip list item under a nullable struct is written as mini-block); so do we.
+        String structural = in.maxRep() > 0 ? null : meta.get(STRUCTURAL_ENCODING);
         boolean mini;
         if (structural != null) {
             mini = structural.equalsIgnoreCase("miniblock");
