@@ -9,7 +9,7 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = JavelinCli.Version.class,
         description = "Javelin: a non-blocking engine for the Lance lakehouse format.",
-        subcommands = {DemoCommand.class})
+        subcommands = {DemoCommand.class, FileCommand.class})
 public final class JavelinCli implements Runnable {
 
     @CommandLine.Spec

@@ -155,25 +155,213 @@ public class ScalarKernels implements Kernels {
         unpackScalar(typeBits, bitWidth, packed, packedOffset, out, outOffset);
     }
 
+    /**
+     * Row-major FastLanes loops: for a fixed row every lane reads word {@code LANES * (row*W/T) + lane}
+     * (and the next word when the row spills over) with the same shift, and writes contiguous outputs
+     * {@code flIndex(row, 0) + lane}. Same formula as file-format.md §9.3, in the order that lets C2
+     * keep the loops tight.
+     */
     static void unpackScalar(int t, int w, MemorySegment packed, long packedOffset, MemorySegment out, long outOffset) {
-        int bytes = t >>> 3;
         if (w == 0) {
-            out.asSlice(outOffset, 1024L * bytes).fill((byte) 0);
+            out.asSlice(outOffset, 128L * t).fill((byte) 0);
             return;
         }
-        int lanes = 1024 / t;
-        long mask = w == 64 ? -1L : (1L << w) - 1;
-        for (int lane = 0; lane < lanes; lane++) {
-            for (int row = 0; row < t; row++) {
-                int bit = row * w;
-                int word = bit / t;
-                int shift = bit % t;
-                long v = readT(packed, packedOffset + (long) (lanes * word + lane) * bytes, t) >>> shift;
-                if (shift + w > t) {
-                    long next = readT(packed, packedOffset + (long) (lanes * (word + 1) + lane) * bytes, t);
-                    v |= next << (t - shift);
+        switch (t) {
+            case 8 -> unpackRows8(w, packed, packedOffset, out, outOffset);
+            case 16 -> unpackRows16(w, packed, packedOffset, out, outOffset);
+            case 32 -> unpackRows32(w, packed, packedOffset, out, outOffset);
+            default -> unpackRows64(w, packed, packedOffset, out, outOffset);
+        }
+    }
+
+    static void packScalar(int t, int w, MemorySegment values, long valuesOffset, MemorySegment packed, long packedOffset) {
+        if (w == 0) {
+            return;
+        }
+        switch (t) {
+            case 8 -> packRows8(w, values, valuesOffset, packed, packedOffset);
+            case 16 -> packRows16(w, values, valuesOffset, packed, packedOffset);
+            case 32 -> packRows32(w, values, valuesOffset, packed, packedOffset);
+            default -> packRows64(w, values, valuesOffset, packed, packedOffset);
+        }
+    }
+
+    private static void unpackRows8(int w, MemorySegment packed, long po, MemorySegment out, long oo) {
+        final int lanes = 128;
+        final int mask = w == 8 ? -1 : (1 << w) - 1;
+        for (int row = 0; row < 8; row++) {
+            int bit = row * w;
+            int shift = bit % 8;
+            long src = po + 1L * lanes * (bit / 8);
+            long dst = oo + 1L * flIndex(row, 0);
+            if (shift + w > 8) {
+                long src2 = src + 1L * lanes;
+                int up = 8 - shift;
+                for (int lane = 0; lane < lanes; lane++) {
+                    int v = ((packed.get(U8, src + 1L * lane) & 0xFF) >>> shift) | ((packed.get(U8, src2 + 1L * lane) & 0xFF) << up);
+                    out.set(U8, dst + 1L * lane, (byte) (v & mask));
                 }
-                writeT(out, outOffset + (long) flIndex(row, lane) * bytes, t, v & mask);
+            } else {
+                for (int lane = 0; lane < lanes; lane++) {
+                    out.set(U8, dst + 1L * lane, (byte) (((packed.get(U8, src + 1L * lane) & 0xFF) >>> shift) & mask));
+                }
+            }
+        }
+    }
+
+    private static void packRows8(int w, MemorySegment values, long vo, MemorySegment packed, long po) {
+        final int lanes = 128;
+        final int mask = w == 8 ? -1 : (1 << w) - 1;
+        for (int row = 0; row < 8; row++) {
+            int bit = row * w;
+            int shift = bit % 8;
+            long dst = po + 1L * lanes * (bit / 8);
+            long src = vo + 1L * flIndex(row, 0);
+            boolean first = shift == 0;
+            boolean spills = shift + w > 8;
+            int down = 8 - shift;
+            for (int lane = 0; lane < lanes; lane++) {
+                int v = (values.get(U8, src + 1L * lane) & 0xFF) & mask;
+                int word = first ? v : (packed.get(U8, dst + 1L * lane) & 0xFF) | (v << shift);
+                packed.set(U8, dst + 1L * lane, (byte) word);
+                if (spills) {
+                    packed.set(U8, dst + 1L * (lanes + lane), (byte) (v >>> down));
+                }
+            }
+        }
+    }
+
+    private static void unpackRows16(int w, MemorySegment packed, long po, MemorySegment out, long oo) {
+        final int lanes = 64;
+        final int mask = w == 16 ? -1 : (1 << w) - 1;
+        for (int row = 0; row < 16; row++) {
+            int bit = row * w;
+            int shift = bit % 16;
+            long src = po + 2L * lanes * (bit / 16);
+            long dst = oo + 2L * flIndex(row, 0);
+            if (shift + w > 16) {
+                long src2 = src + 2L * lanes;
+                int up = 16 - shift;
+                for (int lane = 0; lane < lanes; lane++) {
+                    int v = ((packed.get(U16, src + 2L * lane) & 0xFFFF) >>> shift) | ((packed.get(U16, src2 + 2L * lane) & 0xFFFF) << up);
+                    out.set(U16, dst + 2L * lane, (short) (v & mask));
+                }
+            } else {
+                for (int lane = 0; lane < lanes; lane++) {
+                    out.set(U16, dst + 2L * lane, (short) (((packed.get(U16, src + 2L * lane) & 0xFFFF) >>> shift) & mask));
+                }
+            }
+        }
+    }
+
+    private static void packRows16(int w, MemorySegment values, long vo, MemorySegment packed, long po) {
+        final int lanes = 64;
+        final int mask = w == 16 ? -1 : (1 << w) - 1;
+        for (int row = 0; row < 16; row++) {
+            int bit = row * w;
+            int shift = bit % 16;
+            long dst = po + 2L * lanes * (bit / 16);
+            long src = vo + 2L * flIndex(row, 0);
+            boolean first = shift == 0;
+            boolean spills = shift + w > 16;
+            int down = 16 - shift;
+            for (int lane = 0; lane < lanes; lane++) {
+                int v = (values.get(U16, src + 2L * lane) & 0xFFFF) & mask;
+                int word = first ? v : (packed.get(U16, dst + 2L * lane) & 0xFFFF) | (v << shift);
+                packed.set(U16, dst + 2L * lane, (short) word);
+                if (spills) {
+                    packed.set(U16, dst + 2L * (lanes + lane), (short) (v >>> down));
+                }
+            }
+        }
+    }
+
+    private static void unpackRows32(int w, MemorySegment packed, long po, MemorySegment out, long oo) {
+        final int lanes = 32;
+        final int mask = w == 32 ? -1 : (1 << w) - 1;
+        for (int row = 0; row < 32; row++) {
+            int bit = row * w;
+            int shift = bit % 32;
+            long src = po + 4L * lanes * (bit / 32);
+            long dst = oo + 4L * flIndex(row, 0);
+            if (shift + w > 32) {
+                long src2 = src + 4L * lanes;
+                int up = 32 - shift;
+                for (int lane = 0; lane < lanes; lane++) {
+                    int v = (packed.get(U32, src + 4L * lane) >>> shift) | (packed.get(U32, src2 + 4L * lane) << up);
+                    out.set(U32, dst + 4L * lane, (v & mask));
+                }
+            } else {
+                for (int lane = 0; lane < lanes; lane++) {
+                    out.set(U32, dst + 4L * lane, ((packed.get(U32, src + 4L * lane) >>> shift) & mask));
+                }
+            }
+        }
+    }
+
+    private static void packRows32(int w, MemorySegment values, long vo, MemorySegment packed, long po) {
+        final int lanes = 32;
+        final int mask = w == 32 ? -1 : (1 << w) - 1;
+        for (int row = 0; row < 32; row++) {
+            int bit = row * w;
+            int shift = bit % 32;
+            long dst = po + 4L * lanes * (bit / 32);
+            long src = vo + 4L * flIndex(row, 0);
+            boolean first = shift == 0;
+            boolean spills = shift + w > 32;
+            int down = 32 - shift;
+            for (int lane = 0; lane < lanes; lane++) {
+                int v = values.get(U32, src + 4L * lane) & mask;
+                int word = first ? v : packed.get(U32, dst + 4L * lane) | (v << shift);
+                packed.set(U32, dst + 4L * lane, word);
+                if (spills) {
+                    packed.set(U32, dst + 4L * (lanes + lane), (v >>> down));
+                }
+            }
+        }
+    }
+
+    private static void unpackRows64(int w, MemorySegment packed, long po, MemorySegment out, long oo) {
+        final int lanes = 16;
+        final long mask = w == 64 ? -1L : (1L << w) - 1;
+        for (int row = 0; row < 64; row++) {
+            int bit = row * w;
+            int shift = bit % 64;
+            long src = po + 8L * lanes * (bit / 64);
+            long dst = oo + 8L * flIndex(row, 0);
+            if (shift + w > 64) {
+                long src2 = src + 8L * lanes;
+                int up = 64 - shift;
+                for (int lane = 0; lane < lanes; lane++) {
+                    long v = (packed.get(U64, src + 8L * lane) >>> shift) | (packed.get(U64, src2 + 8L * lane) << up);
+                    out.set(U64, dst + 8L * lane, (v & mask));
+                }
+            } else {
+                for (int lane = 0; lane < lanes; lane++) {
+                    out.set(U64, dst + 8L * lane, ((packed.get(U64, src + 8L * lane) >>> shift) & mask));
+                }
+            }
+        }
+    }
+
+    private static void packRows64(int w, MemorySegment values, long vo, MemorySegment packed, long po) {
+        final int lanes = 16;
+        final long mask = w == 64 ? -1L : (1L << w) - 1;
+        for (int row = 0; row < 64; row++) {
+            int bit = row * w;
+            int shift = bit % 64;
+            long dst = po + 8L * lanes * (bit / 64);
+            long src = vo + 8L * flIndex(row, 0);
+            boolean first = shift == 0;
+            boolean spills = shift + w > 64;
+            int down = 64 - shift;
+            for (int lane = 0; lane < lanes; lane++) {
+                long v = values.get(U64, src + 8L * lane) & mask;
+                long word = first ? v : packed.get(U64, dst + 8L * lane) | (v << shift);
+                packed.set(U64, dst + 8L * lane, word);
+                if (spills) {
+                    packed.set(U64, dst + 8L * (lanes + lane), (v >>> down));
+                }
             }
         }
     }
@@ -182,29 +370,6 @@ public class ScalarKernels implements Kernels {
     public void pack(int typeBits, int bitWidth, MemorySegment values, long valuesOffset, MemorySegment packed, long packedOffset) {
         checkFastLanes(typeBits, bitWidth);
         packScalar(typeBits, bitWidth, values, valuesOffset, packed, packedOffset);
-    }
-
-    static void packScalar(int t, int w, MemorySegment values, long valuesOffset, MemorySegment packed, long packedOffset) {
-        if (w == 0) {
-            return;
-        }
-        int bytes = t >>> 3;
-        int lanes = 1024 / t;
-        long mask = w == 64 ? -1L : (1L << w) - 1;
-        for (int lane = 0; lane < lanes; lane++) {
-            long tmp = 0;
-            for (int row = 0; row < t; row++) {
-                long v = readT(values, valuesOffset + (long) flIndex(row, lane) * bytes, t) & mask;
-                int bit = row * w;
-                int word = bit / t;
-                int shift = bit % t;
-                tmp |= v << shift;
-                if (shift + w >= t) {
-                    writeT(packed, packedOffset + (long) (lanes * word + lane) * bytes, t, tmp);
-                    tmp = shift + w > t ? v >>> (t - shift) : 0;
-                }
-            }
-        }
     }
 
     @Override

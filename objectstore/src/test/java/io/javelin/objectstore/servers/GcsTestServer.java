@@ -121,7 +121,7 @@ public final class GcsTestServer implements AutoCloseable {
         try (ex) {
             String method = ex.getRequestMethod();
             String rawPath = ex.getRequestURI().getRawPath();
-            Fault fault = takeFault(method, rawPath + "?" + ex.getRequestURI().getRawQuery());
+            Fault fault = takeFault(method, decode(rawPath + "?" + ex.getRequestURI().getRawQuery()));
             if (fault != null && !fault.after) {
                 drain(ex);
                 error(ex, fault.status, fault.reason, "injected fault");

@@ -1,0 +1,290 @@
+package io.javelin.encoding.file;
+
+import io.javelin.encoding.CorruptFileException;
+import io.javelin.encoding.arrow.ArrowAssembler;
+import io.javelin.encoding.arrow.Node;
+import io.javelin.encoding.io.Buf;
+import io.javelin.encoding.io.ByteRange;
+import io.javelin.encoding.io.RandomAccessSource;
+import io.javelin.encoding.v20.LegacyFieldReader;
+import io.javelin.encoding.v21.StructuralFieldReader;
+import java.io.EOFException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.Schema;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
+
+/**
+ * Reads a Lance data file (format 2.0, 2.1 or 2.2) as Arrow batches. Opening costs one read for
+ * a small file (the tail holds footer, schema and column metadata). Page I/O goes through the
+ * {@link RandomAccessSource}; decoding runs on the parallel scheduler.
+ */
+public final class LanceFileReader implements AutoCloseable {
+
+    /** Bytes read from the end on open. */
+    public static final long TAIL_BYTES = 64 * 1024;
+
+    private final RandomAccessSource source;
+    private final LanceFileMetadata metadata;
+
+    private LanceFileReader(RandomAccessSource source, LanceFileMetadata metadata) {
+        this.source = source;
+        this.metadata = metadata;
+    }
+
+    public static Mono<LanceFileReader> open(RandomAccessSource source) {
+        return readMetadata(source).map(md -> new LanceFileReader(source, md));
+    }
+
+    /** Reads and parses footer, tables, column metadata and schema. */
+    public static Mono<LanceFileMetadata> readMetadata(RandomAccessSource source) {
+        String name = source.name();
+        return source.size().flatMap(size -> {
+            if (size < Footer.LENGTH) {
+                return Mono.error(new CorruptFileException(name, 0, "File too small for a Lance footer: " + size + " bytes"));
+            }
+            long tailLen = Math.min(size, TAIL_BYTES);
+            long tailStart = size - tailLen;
+            return Mono.usingWhen(mapEof(name, source.read(tailStart, tailLen)), tail -> {
+                Footer footer = guard(name, size - Footer.LENGTH, () -> Footer.parse(name, tail.segment(), size));
+                Buf tailBuf = Buf.of(name, tail);
+                Mono<Long> gbo0 = footer.gboTableStart() >= tailStart
+                        ? Mono.just(tailBuf.u64(footer.gboTableStart() - tailStart))
+                        : Mono.usingWhen(mapEof(name, source.read(footer.gboTableStart(), 8)),
+                                r -> Mono.just(Buf.of(name, r).u64(0)), r -> Mono.fromRunnable(r::close));
+                return gbo0.flatMap(g0 -> {
+                    if (g0 < 0 || g0 > size - Footer.LENGTH) {
+                        return Mono.error(new CorruptFileException(name, footer.gboTableStart(), "Schema buffer position " + g0
+                                + " outside the file"));
+                    }
+                    long start = LanceFileMetadata.metadataStart(footer, g0);
+                    if (start >= tailStart) {
+                        return Mono.fromCallable(() -> guard(name, start, () -> LanceFileMetadata.parse(name, size, footer,
+                                tail.segment().asSlice(start - tailStart), start)));
+                    }
+                    return Mono.usingWhen(mapEof(name, source.read(start, size - start)),
+                            r -> Mono.fromCallable(() -> guard(name, start,
+                                    () -> LanceFileMetadata.parse(name, size, footer, r.segment(), start))),
+                            r -> Mono.fromRunnable(r::close));
+                });
+            }, tail -> Mono.fromRunnable(tail::close));
+        });
+    }
+
+    /**
+     * Runs decoding code and turns any runtime failure that is not already a {@link CorruptFileException}
+     * (an impossible index, size or cast caused by malformed input) into one naming the file and offset.
+     */
+    static <T> T guard(String resource, long offset, java.util.function.Supplier<T> body) {
+        try {
+            return body.get();
+        } catch (CorruptFileException e) {
+            throw e;
+        } catch (RuntimeException | OutOfMemoryError | StackOverflowError e) {
+            throw new CorruptFileException(resource, offset, "Malformed data: " + e, e);
+        }
+    }
+
+    private static <T> Mono<T> mapEof(String name, Mono<T> m) {
+        return m.onErrorMap(EOFException.class, e -> new CorruptFileException(name, -1, "Unexpected end of file: " + e.getMessage(), e));
+    }
+
+    public LanceFileMetadata metadata() {
+        return metadata;
+    }
+
+    public long numRows() {
+        return metadata.numRows();
+    }
+
+    public Schema schema() {
+        return metadata.arrowSchema();
+    }
+
+    /** Options of a scan: projected top-level columns (null = all), row range and batch size. */
+    public record ScanOptions(List<String> columns, long start, long end, int batchSize) {
+        public static ScanOptions all(int batchSize) {
+            return new ScanOptions(null, 0, Long.MAX_VALUE, batchSize);
+        }
+
+        public ScanOptions withColumns(List<String> cols) {
+            return new ScanOptions(cols, start, end, batchSize);
+        }
+
+        public ScanOptions withRange(long s, long e) {
+            return new ScanOptions(columns, s, e, batchSize);
+        }
+    }
+
+    private List<LanceField> project(List<String> columns) {
+        if (columns == null) {
+            return metadata.fields();
+        }
+        List<LanceField> out = new ArrayList<>();
+        for (String c : columns) {
+            LanceField found = null;
+            for (LanceField f : metadata.fields()) {
+                if (f.name().equals(c)) {
+                    found = f;
+                }
+            }
+            if (found == null) {
+                throw new IllegalArgumentException("No column '" + c + "' in " + metadata.resource());
+            }
+            out.add(found);
+        }
+        return out;
+    }
+
+    private FieldReader fieldReader(LanceField f) {
+        long at = f.column() >= 0 ? metadata.cmoPositions()[f.column()] : -1;
+        return guard(metadata.resource(), at, () -> metadata.version().structural()
+                ? new StructuralFieldReader(metadata, f) : new LegacyFieldReader(metadata, f));
+    }
+
+    /**
+     * Scans rows {@code [start, min(end, numRows))} as batches of at most {@code batchSize} rows. Each
+     * batch owns its memory: close it when done. Cancelling releases pages held by the scan.
+     */
+    public Flux<VectorSchemaRoot> scan(ScanOptions options, BufferAllocator allocator) {
+        if (options.batchSize() <= 0) {
+            return Flux.error(new IllegalArgumentException("batch size must be positive"));
+        }
+        List<LanceField> fields = project(options.columns());
+        long start = Math.max(0, options.start());
+        long end = Math.min(options.end(), numRows());
+        if (end <= start) {
+            return Flux.empty();
+        }
+        return Flux.defer(() -> scan(fields, start, end, options.batchSize(), allocator));
+    }
+
+    private Flux<VectorSchemaRoot> scan(List<LanceField> fields, long start, long end, int batchSize, BufferAllocator allocator) {
+        List<FieldReader> readers = fields.stream().map(this::fieldReader).toList();
+        Map<PageRef, Object> cache = new HashMap<>();
+        long batches = (end - start + batchSize - 1) / batchSize;
+        return Flux.fromStream(() -> java.util.stream.LongStream.range(0, batches).boxed())
+                .concatMap(b -> {
+                    long s = start + b * batchSize;
+                    long e = Math.min(end, s + batchSize);
+                    List<long[]> ranges = List.<long[]>of(new long[] {s, e});
+                    return batch(fields, readers, ranges, cache, allocator, e - s);
+                }, 1)
+                .doFinally(sig -> cache.clear());
+    }
+
+    /** Reads the rows at {@code indices} (any order, repeats allowed) as one batch, fetching only their pages. */
+    public Mono<VectorSchemaRoot> take(long[] indices, List<String> columns, BufferAllocator allocator) {
+        List<LanceField> fields = project(columns);
+        List<long[]> ranges = new ArrayList<>();
+        for (long i : indices) {
+            if (i < 0 || i >= numRows()) {
+                return Mono.error(new IndexOutOfBoundsException("row " + i + " of " + numRows()));
+            }
+            if (!ranges.isEmpty() && ranges.get(ranges.size() - 1)[1] == i) {
+                ranges.get(ranges.size() - 1)[1] = i + 1;
+            } else {
+                ranges.add(new long[] {i, i + 1});
+            }
+        }
+        return Mono.defer(() -> batch(fields, fields.stream().map(this::fieldReader).toList(), ranges, new HashMap<>(), allocator,
+                indices.length));
+    }
+
+    private Mono<VectorSchemaRoot> batch(List<LanceField> fields, List<FieldReader> readers, List<long[]> ranges,
+                                         Map<PageRef, Object> cache, BufferAllocator allocator, long rows) {
+        Set<PageRef> needed = new HashSet<>();
+        List<PageRef> toLoad = new ArrayList<>();
+        List<FieldReader> owners = new ArrayList<>();
+        for (FieldReader r : readers) {
+            for (PageRef p : guard(metadata.resource(), -1, () -> r.pagesFor(ranges))) {
+                needed.add(p);
+                if (!cache.containsKey(p) && !toLoad.contains(p)) {
+                    toLoad.add(p);
+                    owners.add(r);
+                }
+            }
+        }
+        cache.keySet().retainAll(needed);
+        return Flux.range(0, toLoad.size())
+                .concatMap(i -> loadPage(toLoad.get(i), owners.get(i)).doOnNext(o -> cache.put(toLoad.get(i), o)), 1)
+                .then(Mono.fromCallable(() -> {
+                    List<FieldVector> vectors = new ArrayList<>();
+                    try {
+                        for (int f = 0; f < fields.size(); f++) {
+                            FieldReader fr = readers.get(f);
+                            Node n = guard(metadata.resource(), -1, () -> fr.assemble(ranges, cache::get));
+                            if (n.length() != rows) {
+                                throw new CorruptFileException(metadata.resource(), -1, "Field " + fields.get(f).name()
+                                        + " decoded " + n.length() + " rows vs " + rows);
+                            }
+                            Field arrow = fields.get(f).arrow();
+                            vectors.add(guard(metadata.resource(), -1, () -> ArrowAssembler.toVector(arrow, n, allocator)));
+                        }
+                    } catch (RuntimeException e) {
+                        vectors.forEach(FieldVector::close);
+                        throw e;
+                    }
+                    List<Field> fs = vectors.stream().map(FieldVector::getField).toList();
+                    return new VectorSchemaRoot(fs, vectors, (int) rows);
+                }).subscribeOn(Schedulers.parallel()));
+    }
+
+    private Mono<Object> loadPage(PageRef ref, FieldReader reader) {
+        var page = metadata.columns().get(ref.column()).getPages(ref.page());
+        List<long[]> want = new ArrayList<>();
+        for (int b = 0; b < page.getBufferOffsetsCount(); b++) {
+            want.add(new long[] {page.getBufferOffsets(b), page.getBufferSizes(b)});
+        }
+        return mapEof(metadata.resource(), source.readAll(want, page.getPriority()))
+                .publishOn(Schedulers.parallel())
+                .map(ranges -> {
+                    try {
+                        List<Buf> bufs = new ArrayList<>();
+                        for (ByteRange r : ranges) {
+                            bufs.add(Buf.of(metadata.resource(), r));
+                        }
+                        return guard(metadata.resource(), page.getBufferOffsetsCount() > 0 ? page.getBufferOffsets(0)
+                                : metadata.cmoPositions()[ref.column()], () -> reader.decodePage(ref, bufs));
+                    } finally {
+                        ranges.forEach(ByteRange::close);
+                    }
+                })
+                .flatMap(this::resolveExternal);
+    }
+
+    private Mono<Object> resolveExternal(Object decoded) {
+        if (!(decoded instanceof ExternalBytes ext)) {
+            return Mono.just(decoded);
+        }
+        return mapEof(metadata.resource(), source.readAll(ext.ranges(), 0))
+                .publishOn(Schedulers.parallel())
+                .map(ranges -> {
+                    try {
+                        List<Buf> bufs = new ArrayList<>();
+                        for (ByteRange r : ranges) {
+                            bufs.add(Buf.of(metadata.resource(), r));
+                        }
+                        return guard(metadata.resource(), ext.ranges().isEmpty() ? -1 : ext.ranges().get(0)[0],
+                                () -> ext.resolve(bufs));
+                    } finally {
+                        ranges.forEach(ByteRange::close);
+                    }
+                });
+    }
+
+    @Override
+    public void close() {
+        source.close();
+    }
+}

@@ -1,0 +1,102 @@
+package io.javelin.encoding.v21;
+
+import io.javelin.encoding.CorruptFileException;
+import io.javelin.encoding.arrow.Values;
+import io.javelin.encoding.compress.BufferCodec;
+import io.javelin.encoding.compress.BufferCompression;
+import io.javelin.encoding.compress.CodecException;
+import io.javelin.encoding.compress.FsstSymbolTable;
+import io.javelin.encoding.io.Buf;
+import io.javelin.encoding.kernel.KernelInputException;
+import io.javelin.encoding.kernel.Kernels;
+import io.javelin.objectstore.memory.OffHeap;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+
+/**
+ * The bridge from the structural decoders to the shared kernels (FastLanes unpack, FSST, zstd, lz4).
+ * Every call into {@code io.javelin.encoding.kernel} / {@code io.javelin.encoding.compress} goes
+ * through here, and their typed exceptions become {@link CorruptFileException}s with file offsets.
+ */
+public final class Codecs {
+
+    /** Largest buffer a decompression may produce (bounded allocations on corrupt input). */
+    public static final long MAX_DECOMPRESSED = 1L << 28;
+
+    private Codecs() {
+    }
+
+    /**
+     * Unpacks one FastLanes block of 1024 values of {@code typeBits} bits packed at {@code width} bits,
+     * starting at {@code pos} of {@code src} ({@code 128 * width} bytes), into {@code 1024 * typeBits / 8}
+     * little-endian bytes.
+     */
+    public static byte[] unpack1024(int typeBits, int width, Buf src, long pos) {
+        src.check(pos, Kernels.packedBytes(width));
+        long[] out = new long[1024 * typeBits / 64];
+        try {
+            Kernels.get().unpack(typeBits, width, src.seg(), pos, MemorySegment.ofArray(out), 0);
+        } catch (KernelInputException | IndexOutOfBoundsException e) {
+            throw src.corrupt(pos, "Bad bit-packed block: " + e.getMessage());
+        }
+        return MemorySegment.ofArray(out).toArray(ValueLayout.JAVA_BYTE);
+    }
+
+    /** Decodes FSST-compressed strings with a 2312-byte Lance symbol table. */
+    public static Values.Var fsstDecode(Buf symbolTable, Values.Var compressed) {
+        try {
+            FsstSymbolTable table = FsstSymbolTable.parse(symbolTable.seg(), 0);
+            MemorySegment in = MemorySegment.ofArray(compressed.data());
+            int n = compressed.count();
+            long total = table.decodedLength(in, 0, compressed.offsets()[n]);
+            if (total > MAX_DECOMPRESSED) {
+                throw symbolTable.corrupt(0, "FSST output of " + total + " bytes too large");
+            }
+            byte[] out = new byte[(int) total + 8];
+            MemorySegment os = MemorySegment.ofArray(out);
+            long[] off = new long[n + 1];
+            for (int i = 0; i < n; i++) {
+                long s = compressed.offsets()[i];
+                long len = compressed.offsets()[i + 1] - s;
+                long limit = out.length - off[i];
+                off[i + 1] = off[i] + table.decode(in, s, len, os, off[i], limit);
+            }
+            return new Values.Var(off, java.util.Arrays.copyOf(out, (int) off[n]));
+        } catch (CodecException e) {
+            throw symbolTable.corrupt(Math.max(0, e.offset()), "Bad FSST data: " + e.getMessage());
+        }
+    }
+
+    /** Decompresses a whole zstd buffer (u64 length prefix or raw frame). */
+    public static byte[] zstd(Buf src) {
+        return decompress(BufferCompression.zstd(), src);
+    }
+
+    /** Decompresses an LZ4 block with a u32 length prefix. */
+    public static byte[] lz4(Buf src) {
+        return decompress(BufferCompression.lz4(), src);
+    }
+
+    private static byte[] decompress(BufferCodec codec, Buf src) {
+        try {
+            long declared = codec.declaredLength(src.seg());
+            if (declared >= 0) {
+                if (declared > MAX_DECOMPRESSED) {
+                    throw src.corrupt(0, codec.name() + " buffer declares " + declared + " bytes");
+                }
+                byte[] out = new byte[(int) declared];
+                long n = codec.decompress(src.seg(), MemorySegment.ofArray(out));
+                if (n != declared) {
+                    throw src.corrupt(0, codec.name() + " buffer decoded " + n + " of " + declared + " bytes");
+                }
+                return out;
+            }
+            try (Arena arena = OffHeap.newArena("decompress")) {
+                return codec.decompress(src.seg(), MAX_DECOMPRESSED, arena).toArray(ValueLayout.JAVA_BYTE);
+            }
+        } catch (CodecException e) {
+            throw src.corrupt(Math.max(0, e.offset()), "Bad " + codec.name() + " data: " + e.getMessage());
+        }
+    }
+}

@@ -1,0 +1,185 @@
+package io.javelin.encoding.v21;
+
+import io.javelin.encoding.CorruptFileException;
+import io.javelin.encoding.arrow.Bits;
+import io.javelin.encoding.pb.v21.RepDefLayer;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Repetition/definition levels of one leaf column and their unravelling into per-layer validity and
+ * list offsets. Layers are ordered inner-most first (index 0 = the leaf item).
+ */
+public final class RepDef {
+
+    final int[] layers;
+    final boolean[] isList;
+    final int[] defStart;
+    final int[] numDef;
+    final int[] listLayer; // listLayer[k] = layer index of the k-th list counted from inside (1-based)
+    final int maxRep;
+    final int maxVisibleDef;
+    final int maxDef;
+
+    RepDef(String resource, long at, List<RepDefLayer> layerList) {
+        int n = layerList.size();
+        if (n == 0 || n > 64) {
+            throw new CorruptFileException(resource, at, "Impossible number of rep/def layers: " + n);
+        }
+        layers = new int[n];
+        isList = new boolean[n];
+        defStart = new int[n];
+        numDef = new int[n];
+        listLayer = new int[n + 1];
+        int def = 1;
+        int lists = 0;
+        int visible = -1;
+        for (int i = 0; i < n; i++) {
+            RepDefLayer l = layerList.get(i);
+            layers[i] = l.getNumber();
+            switch (l) {
+                case REPDEF_ALL_VALID_ITEM -> numDef[i] = 0;
+                case REPDEF_NULLABLE_ITEM -> numDef[i] = 1;
+                case REPDEF_ALL_VALID_LIST -> { numDef[i] = 0; isList[i] = true; }
+                case REPDEF_NULLABLE_LIST, REPDEF_EMPTYABLE_LIST -> { numDef[i] = 1; isList[i] = true; }
+                case REPDEF_NULL_AND_EMPTY_LIST -> { numDef[i] = 2; isList[i] = true; }
+                default -> throw new CorruptFileException(resource, at, "Unknown rep/def layer " + l);
+            }
+            if (i == 0 && isList[0]) {
+                throw new CorruptFileException(resource, at, "Inner-most rep/def layer is a list");
+            }
+            if (isList[i]) {
+                listLayer[++lists] = i;
+                if (visible < 0) {
+                    visible = def - 1;
+                }
+            }
+            defStart[i] = def;
+            def += numDef[i];
+        }
+        maxRep = lists;
+        maxDef = def - 1;
+        maxVisibleDef = visible < 0 ? maxDef : visible;
+    }
+
+    int maxRep() {
+        return maxRep;
+    }
+
+    /** True if a level with this def has a value slot at the leaf. */
+    boolean visible(int def) {
+        return def <= maxVisibleDef;
+    }
+
+    /** Per-layer output of unravelling. */
+    static final class LayerOut {
+        byte[] validity = new byte[16];
+        boolean anyNull;
+        long[] offsets; // lists only: entry starts; final end appended by finish()
+        int slots;
+
+        void add(boolean valid) {
+            if (validity.length * 8 <= slots) {
+                validity = Arrays.copyOf(validity, validity.length * 2);
+            }
+            if (valid) {
+                Bits.set(validity, slots);
+            } else {
+                anyNull = true;
+            }
+            slots++;
+        }
+
+        void addOffset(long start) {
+            if (offsets.length <= slots) {
+                offsets = Arrays.copyOf(offsets, offsets.length * 2);
+            }
+            offsets[slots] = start;
+        }
+
+        byte[] validityOrNull() {
+            return anyNull ? Arrays.copyOf(validity, Bits.bytesFor(slots)) : null;
+        }
+    }
+
+    /**
+     * Unravels {@code numLevels} levels ({@code rep}/{@code def} may be null when absent) into one
+     * {@link LayerOut} per layer.
+     */
+    LayerOut[] unravel(String resource, short[] rep, short[] def, int numLevels) {
+        int n = layers.length;
+        LayerOut[] out = new LayerOut[n];
+        for (int i = 0; i < n; i++) {
+            out[i] = new LayerOut();
+            if (isList[i]) {
+                out[i].offsets = new long[16];
+            }
+        }
+        for (int lv = 0; lv < numLevels; lv++) {
+            int r = rep == null ? maxRep : Short.toUnsignedInt(rep[lv]);
+            int d = def == null ? 0 : Short.toUnsignedInt(def[lv]);
+            if (r > maxRep) {
+                throw new CorruptFileException(resource, -1, "Repetition level " + r + " above the maximum " + maxRep);
+            }
+            if (d > maxDef) {
+                throw new CorruptFileException(resource, -1, "Definition level " + d + " above the maximum " + maxDef);
+            }
+            if (lv == 0 && r != maxRep && rep != null) {
+                // a continuation at the very start (a preamble) cannot be placed
+                throw new CorruptFileException(resource, -1, "First level continues a row (rep " + r + ")");
+            }
+            int start = r == maxRep ? n - 1 : listLayer[r + 1] - 1;
+            int nullLayer = -1;
+            boolean empty = false;
+            if (d > 0) {
+                for (int i = 0; i < n; i++) {
+                    if (d >= defStart[i] && d < defStart[i] + numDef[i]) {
+                        nullLayer = i;
+                        int k = d - defStart[i];
+                        int layer = layers[i];
+                        if (layer == RepDefLayer.REPDEF_EMPTYABLE_LIST_VALUE) {
+                            empty = true;
+                        } else if (layer == RepDefLayer.REPDEF_NULL_AND_EMPTY_LIST_VALUE) {
+                            empty = k == 1;
+                        }
+                        break;
+                    }
+                }
+            }
+            boolean masked = false;
+            for (int p = start; p >= 0; p--) {
+                LayerOut o = out[p];
+                if (isList[p]) {
+                    o.addOffset(out[p - 1].slots);
+                    if (masked) {
+                        o.add(false);
+                        break;
+                    }
+                    if (p == nullLayer) {
+                        o.add(empty);
+                        break;
+                    }
+                    o.add(true);
+                } else {
+                    if (masked || p == nullLayer) {
+                        o.add(false);
+                        masked = true;
+                    } else {
+                        o.add(true);
+                    }
+                }
+            }
+        }
+        for (int i = 0; i < n; i++) {
+            if (isList[i]) {
+                LayerOut o = out[i];
+                if (o.offsets.length <= o.slots) {
+                    o.offsets = Arrays.copyOf(o.offsets, o.slots + 1);
+                }
+                o.offsets[o.slots] = out[i - 1].slots;
+                o.offsets = Arrays.copyOf(o.offsets, o.slots + 1);
+            }
+        }
+        return out;
+    }
+}

@@ -1,0 +1,284 @@
+package io.javelin.encoding.v21;
+
+import io.javelin.encoding.CorruptFileException;
+import io.javelin.encoding.arrow.Bits;
+import io.javelin.encoding.arrow.Node;
+import io.javelin.encoding.arrow.Values;
+import io.javelin.encoding.arrow.ValuesBuilder;
+import io.javelin.encoding.file.FieldReader;
+import io.javelin.encoding.file.LanceField;
+import io.javelin.encoding.file.LanceFileMetadata;
+import io.javelin.encoding.file.PageEncodings;
+import io.javelin.encoding.file.PageRef;
+import io.javelin.encoding.io.Buf;
+import io.javelin.encoding.pb.ColumnMetadata;
+import io.javelin.encoding.pb.v21.PageLayout;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Deque;
+import java.util.List;
+import java.util.function.Function;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+
+/** Reads one top-level field of a 2.1+ file: one column per leaf, nesting from rep/def levels. */
+public final class StructuralFieldReader implements FieldReader {
+
+    private final LanceFileMetadata md;
+    private final LanceField field;
+    private final List<Leaf> leaves = new ArrayList<>();
+
+    record Leaf(LanceField field, int column, LeafKind kind, long[] pageStarts) {
+    }
+
+    public StructuralFieldReader(LanceFileMetadata md, LanceField field) {
+        this.md = md;
+        this.field = field;
+        collect(field);
+    }
+
+    private void collect(LanceField f) {
+        if (f.column() >= 0) {
+            ColumnMetadata col = md.columns().get(f.column());
+            long[] starts = new long[col.getPagesCount() + 1];
+            for (int p = 0; p < col.getPagesCount(); p++) {
+                starts[p + 1] = starts[p] + col.getPages(p).getLength();
+                if (starts[p + 1] < starts[p]) {
+                    throw new CorruptFileException(md.resource(), md.cmoPositions()[f.column()], "Page row counts overflow");
+                }
+            }
+            if (starts[col.getPagesCount()] != md.numRows()) {
+                throw new CorruptFileException(md.resource(), md.cmoPositions()[f.column()], "Column " + f.column() + " pages hold "
+                        + starts[col.getPagesCount()] + " rows vs " + md.numRows() + " in the file");
+            }
+            leaves.add(new Leaf(f, f.column(), LeafKind.of(f.arrow()), starts));
+            return;
+        }
+        for (LanceField c : f.children()) {
+            collect(c);
+        }
+    }
+
+    @Override
+    public List<PageRef> pagesFor(List<long[]> ranges) {
+        List<PageRef> out = new ArrayList<>();
+        for (Leaf l : leaves) {
+            for (long[] r : ranges) {
+                for (int p = firstPage(l, r[0]); p < l.pageStarts.length - 1 && l.pageStarts[p] < r[1]; p++) {
+                    PageRef ref = new PageRef(l.column, p);
+                    if (!out.contains(ref)) {
+                        out.add(ref);
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
+    private static int firstPage(Leaf l, long row) {
+        int i = Arrays.binarySearch(l.pageStarts, row);
+        int p = i >= 0 ? i : -i - 2;
+        // skip empty pages at the same start
+        while (p < l.pageStarts.length - 2 && l.pageStarts[p + 1] <= row) {
+            p++;
+        }
+        return Math.max(0, p);
+    }
+
+    @Override
+    public Object decodePage(PageRef ref, List<Buf> buffers) {
+        Leaf leaf = leafOf(ref.column());
+        ColumnMetadata.Page page = md.columns().get(ref.column()).getPages(ref.page());
+        long at = md.cmoPositions()[ref.column()];
+        PageLayout layout = PageEncodings.pageLayout(md.resource(), at, page.getEncoding());
+        return StructuralPages.decode(md.resource(), at, layout, buffers, page.getLength(), leaf.kind, md.fileSize());
+    }
+
+    private Leaf leafOf(int column) {
+        for (Leaf l : leaves) {
+            if (l.column == column) {
+                return l;
+            }
+        }
+        throw new IllegalArgumentException("column " + column + " is not part of " + field.name());
+    }
+
+    @Override
+    public Node assemble(List<long[]> ranges, Function<PageRef, Object> pages) {
+        Deque<LeafResult> results = new ArrayDeque<>();
+        for (Leaf l : leaves) {
+            results.add(leafResult(l, ranges, pages));
+        }
+        return build(field, 0, results);
+    }
+
+    private LeafResult leafResult(Leaf l, List<long[]> ranges, Function<PageRef, Object> pages) {
+        LeafResult res = new LeafResult(l.kind.builder().create());
+        for (long[] r : ranges) {
+            long row = r[0];
+            while (row < r[1]) {
+                int p = firstPage(l, row);
+                LeafPage page = (LeafPage) pages.apply(new PageRef(l.column, p));
+                long pageStart = l.pageStarts[p];
+                int from = (int) (row - pageStart);
+                int to = (int) Math.min(r[1] - pageStart, page.numRows);
+                if (to <= from) {
+                    throw new CorruptFileException(md.resource(), -1, "No progress reading row " + row + " of column " + l.column);
+                }
+                res.append(md.resource(), page, from, to, new RepDef(md.resource(), -1, layersOf(l, p)));
+                row = pageStart + to;
+            }
+        }
+        return res;
+    }
+
+    private List<io.javelin.encoding.pb.v21.RepDefLayer> layersOf(Leaf l, int p) {
+        ColumnMetadata.Page page = md.columns().get(l.column).getPages(p);
+        return StructuralPages.layers(PageEncodings.pageLayout(md.resource(), md.cmoPositions()[l.column], page.getEncoding()));
+    }
+
+    private Node build(LanceField f, int depth, Deque<LeafResult> results) {
+        if (f.column() >= 0) {
+            LeafResult r = results.poll();
+            int li = r.layers.length - 1 - depth;
+            if (li != 0) {
+                throw new CorruptFileException(md.resource(), -1, "Field " + f.name() + " has " + r.layers.length
+                        + " rep/def layers at depth " + depth);
+            }
+            LayerAcc layer = r.layers[0];
+            Values values = r.values.build();
+            if (values.count() != layer.slots) {
+                throw new CorruptFileException(md.resource(), -1, "Field " + f.name() + ": " + values.count() + " values for "
+                        + layer.slots + " slots");
+            }
+            return leafNode(f.arrow(), layer.slots, layer.validity(), values);
+        }
+        LeafResult first = results.peek();
+        if (first == null) {
+            throw new CorruptFileException(md.resource(), -1, "Field " + f.name() + " has no leaf column");
+        }
+        int li = first.layers.length - 1 - depth;
+        if (li <= 0) {
+            throw new CorruptFileException(md.resource(), -1, "Field " + f.name() + " nested deeper than its rep/def layers");
+        }
+        LayerAcc layer = first.layers[li];
+        List<Node> kids = new ArrayList<>();
+        for (LanceField c : f.children()) {
+            kids.add(build(c, depth + 1, results));
+        }
+        if (f.arrow().getType() instanceof ArrowType.Struct) {
+            return new Node(layer.slots, layer.validity(), null, null, kids);
+        }
+        if (layer.offsets == null) {
+            throw new CorruptFileException(md.resource(), -1, "List field " + f.name() + " without a list layer");
+        }
+        return new Node(layer.slots, layer.validity(), layer.offsetsArray(), null, kids);
+    }
+
+    /** A leaf node of the Arrow field (fixed-size lists and packed structs get their children). */
+    static Node leafNode(Field arrow, int length, byte[] validity, Values values) {
+        if (arrow.getType() instanceof ArrowType.FixedSizeList fsl) {
+            Values.Fixed f = (Values.Fixed) values;
+            int dim = fsl.getListSize();
+            Values items = new Values.Fixed(f.data(), f.bitsPerValue() / dim, length * dim);
+            Node child = leafNode(arrow.getChildren().get(0), length * dim, f.itemValidity(), items);
+            return new Node(length, validity, null, null, List.of(child));
+        }
+        if (arrow.getType() instanceof ArrowType.Struct) {
+            Values.Fixed f = (Values.Fixed) values;
+            int rowBytes = f.bitsPerValue() / 8;
+            List<Node> kids = new ArrayList<>();
+            int off = 0;
+            for (Field c : arrow.getChildren()) {
+                int cb = LeafKind.of(c).bitsPerValue() / 8;
+                byte[] out = new byte[length * cb];
+                for (int i = 0; i < length; i++) {
+                    System.arraycopy(f.data(), i * rowBytes + off, out, i * cb, cb);
+                }
+                kids.add(Node.leaf(length, null, new Values.Fixed(out, cb * 8, length)));
+                off += cb;
+            }
+            return new Node(length, validity, null, null, kids);
+        }
+        return Node.leaf(length, validity, values);
+    }
+
+    /** Accumulated layers and values of one leaf over several page slices. */
+    static final class LeafResult {
+        LayerAcc[] layers;
+        final ValuesBuilder values;
+
+        LeafResult(ValuesBuilder values) {
+            this.values = values;
+        }
+
+        void append(String resource, LeafPage page, int fromRow, int toRow, RepDef rd) {
+            int l0 = page.rowLevelStart[fromRow];
+            int l1 = page.rowLevelStart[toRow];
+            short[] rep = page.rep == null ? null : Arrays.copyOfRange(page.rep, l0, l1);
+            short[] def = page.def == null ? null : Arrays.copyOfRange(page.def, l0, l1);
+            RepDef.LayerOut[] outs = rd.unravel(resource, rep, def, l1 - l0);
+            if (layers == null) {
+                layers = new LayerAcc[outs.length];
+                for (int i = 0; i < outs.length; i++) {
+                    layers[i] = new LayerAcc(rd.isList[i]);
+                }
+            } else if (layers.length != outs.length) {
+                throw new CorruptFileException(resource, -1, "Pages of one column have " + layers.length + " and " + outs.length
+                        + " rep/def layers");
+            }
+            for (int i = 0; i < outs.length; i++) {
+                layers[i].append(outs[i], i > 0 ? layers[i - 1].slots - outs[i - 1].slots : 0);
+            }
+            values.append(page.values, page.visibleBefore[l0], page.visibleBefore[l1]);
+        }
+    }
+
+    /** One layer's validity and offsets over several page slices. */
+    static final class LayerAcc {
+        byte[] validity = new byte[16];
+        boolean anyNull;
+        long[] offsets;
+        int slots;
+
+        LayerAcc(boolean list) {
+            if (list) {
+                offsets = new long[16];
+            }
+        }
+
+        /** {@code childBase}: child slots that existed before this part (already appended). */
+        void append(RepDef.LayerOut o, long childBase) {
+            int need = Bits.bytesFor(slots + o.slots) + 1;
+            if (validity.length < need) {
+                validity = Arrays.copyOf(validity, Math.max(need, validity.length * 2));
+            }
+            if (o.anyNull) {
+                anyNull = true;
+                Bits.copy(o.validity, 0, validity, slots, o.slots);
+            } else {
+                for (int i = 0; i < o.slots; i++) {
+                    Bits.set(validity, slots + i);
+                }
+            }
+            if (offsets != null) {
+                if (offsets.length < slots + o.slots + 1) {
+                    offsets = Arrays.copyOf(offsets, Math.max(slots + o.slots + 1, offsets.length * 2));
+                }
+                for (int i = 0; i <= o.slots; i++) {
+                    offsets[slots + i] = o.offsets[i] + childBase;
+                }
+            }
+            slots += o.slots;
+        }
+
+        byte[] validity() {
+            return anyNull ? Arrays.copyOf(validity, Bits.bytesFor(slots)) : null;
+        }
+
+        long[] offsetsArray() {
+            return Arrays.copyOf(offsets, slots + 1);
+        }
+    }
+}
