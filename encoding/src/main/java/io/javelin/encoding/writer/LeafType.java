@@ -1,0 +1,83 @@
+package io.javelin.encoding.writer;
+
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+
+/**
+ * The physical shape of a leaf column's values: fixed width (bytes), boolean (bits), variable width
+ * (32- or 64-bit offsets) or fixed-size list of fixed-width items (possibly nested, {@code dims} outer→inner).
+ */
+public record LeafType(Kind kind, int byteWidth, int offsetBytes, int[] dims) {
+
+    public enum Kind { FIXED, BOOL, VARIABLE, FSL }
+
+    /** Items per value for FSL (product of dims), else 1. */
+    public int cumDim() {
+        int c = 1;
+        if (dims != null) {
+            for (int d : dims) {
+                c *= d;
+            }
+        }
+        return c;
+    }
+
+    /** Bytes of one value (FSL: all items, without validity); 0 for variable and bool. */
+    public int valueBytes() {
+        return switch (kind) {
+            case FIXED -> byteWidth;
+            case FSL -> byteWidth * cumDim();
+            default -> 0;
+        };
+    }
+
+    public static LeafType of(Field f) {
+        ArrowType t = f.getType();
+        return switch (t) {
+            case ArrowType.Bool b -> new LeafType(Kind.BOOL, 0, 0, null);
+            case ArrowType.Utf8 u -> new LeafType(Kind.VARIABLE, 0, 4, null);
+            case ArrowType.Binary u -> new LeafType(Kind.VARIABLE, 0, 4, null);
+            case ArrowType.LargeUtf8 u -> new LeafType(Kind.VARIABLE, 0, 8, null);
+            case ArrowType.LargeBinary u -> new LeafType(Kind.VARIABLE, 0, 8, null);
+            case ArrowType.FixedSizeList fsl -> {
+                Field child = f.getChildren().get(0);
+                LeafType inner = of(child);
+                if (inner.kind == Kind.FIXED) {
+                    yield new LeafType(Kind.FSL, inner.byteWidth, 0, new int[] {fsl.getListSize()});
+                } else if (inner.kind == Kind.FSL) {
+                    int[] d = new int[inner.dims.length + 1];
+                    d[0] = fsl.getListSize();
+                    System.arraycopy(inner.dims, 0, d, 1, inner.dims.length);
+                    yield new LeafType(Kind.FSL, inner.byteWidth, 0, d);
+                }
+                throw new UnsupportedTypeException("Unsupported fixed_size_list item type for field '" + f.getName()
+                        + "': " + child.getType() + " (only fixed-width items)");
+            }
+            default -> {
+                int w = fixedWidth(t);
+                if (w <= 0) {
+                    throw new UnsupportedTypeException("Unsupported Arrow type for field '" + f.getName() + "': " + t);
+                }
+                yield new LeafType(Kind.FIXED, w, 0, null);
+            }
+        };
+    }
+
+    static int fixedWidth(ArrowType t) {
+        return switch (t) {
+            case ArrowType.Int i -> i.getBitWidth() / 8;
+            case ArrowType.FloatingPoint fp -> switch (fp.getPrecision()) {
+                case HALF -> 2;
+                case SINGLE -> 4;
+                case DOUBLE -> 8;
+            };
+            case ArrowType.Date d -> d.getUnit() == org.apache.arrow.vector.types.DateUnit.DAY ? 4 : 8;
+            case ArrowType.Time tm -> tm.getBitWidth() / 8;
+            case ArrowType.Timestamp ts -> 8;
+            case ArrowType.Duration du -> 8;
+            case ArrowType.Decimal d -> d.getBitWidth() / 8;
+            case ArrowType.FixedSizeBinary fsb -> fsb.getByteWidth();
+            default -> -1;
+        };
+    }
+}
