@@ -1,0 +1,67 @@
+package io.javelin.tx;
+
+import io.javelin.tx.manifest.ManifestFile;
+import io.javelin.tx.store.ManifestStore;
+import io.javelin.tx.tag.TagStore;
+import io.javelin.tx.version.ManifestLocation;
+import io.javelin.tx.version.VersionResolver;
+import java.time.Clock;
+import java.util.List;
+import reactor.core.publisher.Mono;
+
+/** Opens versions of a Lance table (metadata only): latest, by number, by tag. */
+public final class Table {
+
+    private final ManifestStore store;
+    private final VersionResolver versions;
+    private final TagStore tags;
+
+    public Table(ManifestStore store) {
+        this.store = store;
+        this.versions = new VersionResolver(store);
+        this.tags = new TagStore(store, Clock.systemUTC());
+    }
+
+    public VersionResolver versions() {
+        return versions;
+    }
+
+    public TagStore tags() {
+        return tags;
+    }
+
+    /** The latest version; a corrupt latest manifest is an error (as in Lance), see {@link #openLastGood()}. */
+    public Mono<Snapshot> open() {
+        return versions.readLatest().map(this::snapshot);
+    }
+
+    public Mono<Snapshot> checkout(long version) {
+        return versions.read(version, null).map(this::snapshot);
+    }
+
+    public Mono<Snapshot> checkout(String tag) {
+        return tags.read(tag).flatMap(t -> checkout(t.version()));
+    }
+
+    /**
+     * Recovery: the newest version whose manifest decodes and validates, skipping newer broken ones
+     * (a torn or hostile manifest must not make the older history unreadable).
+     */
+    public Mono<Snapshot> openLastGood() {
+        return versions.list().flatMap(all -> newestGood(all, all.size() - 1, null));
+    }
+
+    private Mono<Snapshot> newestGood(List<ManifestLocation> all, int i, TxException last) {
+        if (i < 0) {
+            return Mono.error(last != null ? last : new VersionNotFoundException("Dataset has no readable version"));
+        }
+        return versions.read(all.get(i)).map(this::snapshot)
+                .onErrorResume(TxException.class, e -> e instanceof UnsupportedFeatureException
+                        ? Mono.error(e) // readable by a newer engine: not "broken", do not silently skip
+                        : newestGood(all, i - 1, e));
+    }
+
+    private Snapshot snapshot(ManifestFile f) {
+        return new Snapshot(store, f);
+    }
+}

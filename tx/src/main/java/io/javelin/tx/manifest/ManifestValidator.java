@@ -1,0 +1,89 @@
+package io.javelin.tx.manifest;
+
+import io.javelin.tx.InvalidTableMetadataException;
+import io.javelin.tx.pb.DataFile;
+import io.javelin.tx.pb.DataFragment;
+import io.javelin.tx.pb.Manifest;
+import java.util.HashSet;
+import java.util.Set;
+
+/**
+ * Table invariants a decodable manifest must still satisfy before we trust it: fragment ids unique and
+ * ascending and within the high-water mark, deletion counts within physical rows, every stored path
+ * inside the dataset, base ids that resolve. Lance 7.0.0 reuses fragment ids across an Overwrite, which
+ * is legal and not checked here.
+ */
+public final class ManifestValidator {
+
+    private ManifestValidator() {
+    }
+
+    public static void validate(Manifest m, String path) {
+        try {
+            check(m, path);
+        } catch (InvalidTableMetadataException e) {
+            if (e.getMessage().contains("path=")) {
+                throw e;
+            }
+            throw new InvalidTableMetadataException(e.getMessage() + " (manifest version " + m.getVersion() + ", path=" + path + ")");
+        }
+    }
+
+    private static void check(Manifest m, String path) {
+        String where = " (manifest version " + m.getVersion() + ", path=" + path + ")";
+        Set<Integer> baseIds = new HashSet<>();
+        for (var b : m.getBasePathsList()) {
+            if (!baseIds.add(b.getId())) {
+                throw new InvalidTableMetadataException("Duplicate base path id " + b.getId() + where);
+            }
+        }
+        long previous = -1;
+        for (DataFragment f : m.getFragmentsList()) {
+            long id = f.getId();
+            if (id < 0 || id > 0xFFFF_FFFFL) {
+                throw new InvalidTableMetadataException("Fragment id " + Long.toUnsignedString(id) + " does not fit u32" + where);
+            }
+            if (id <= previous) {
+                throw new InvalidTableMetadataException((id == previous ? "Duplicate fragment id " : "Fragment ids out of order at ")
+                        + id + where);
+            }
+            previous = id;
+            if (m.hasMaxFragmentId() && id > Integer.toUnsignedLong(m.getMaxFragmentId())) {
+                throw new InvalidTableMetadataException("Fragment id " + id + " exceeds max_fragment_id "
+                        + Integer.toUnsignedLong(m.getMaxFragmentId()) + where);
+            }
+            validateFragment(f, baseIds, where);
+        }
+        if (!m.getTransactionFile().isEmpty()) {
+            SafePaths.checkFileName("Transaction file", m.getTransactionFile());
+        }
+    }
+
+    static void validateFragment(DataFragment f, Set<Integer> baseIds, String where) {
+        for (DataFile df : f.getFilesList()) {
+            SafePaths.checkRelative("Data file", df.getPath());
+            if (df.hasBaseId() && !baseIds.contains(df.getBaseId())) {
+                throw new InvalidTableMetadataException("Data file " + df.getPath() + " names unknown base id " + df.getBaseId() + where);
+            }
+            boolean v2 = df.getFileMajorVersion() >= 2 || (df.getFileMajorVersion() == 0 && df.getFileMinorVersion() == 3);
+            if (v2 && df.getFieldsCount() != df.getColumnIndicesCount()) {
+                throw new InvalidTableMetadataException("Data file " + df.getPath() + " has " + df.getFieldsCount()
+                        + " fields but " + df.getColumnIndicesCount() + " column indices" + where);
+            }
+        }
+        if (f.hasDeletionFile()) {
+            var d = f.getDeletionFile();
+            if (f.getPhysicalRows() > 0 && d.getNumDeletedRows() > f.getPhysicalRows()) {
+                throw new InvalidTableMetadataException("Fragment " + f.getId() + " deletes " + d.getNumDeletedRows()
+                        + " of " + f.getPhysicalRows() + " rows" + where);
+            }
+            if (d.hasBaseId() && !baseIds.contains(d.getBaseId())) {
+                throw new InvalidTableMetadataException("Deletion file of fragment " + f.getId() + " names unknown base id "
+                        + d.getBaseId() + where);
+            }
+        }
+        if (f.hasExternalRowIds()) {
+            SafePaths.checkRelative("Row id file", f.getExternalRowIds().getPath());
+        }
+    }
+}
