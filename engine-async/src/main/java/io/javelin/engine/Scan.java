@@ -1,0 +1,253 @@
+package io.javelin.engine;
+
+import io.javelin.engine.filter.Predicate;
+import io.javelin.engine.filter.Selection;
+import io.javelin.tx.FragmentInfo;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.roaringbitmap.RoaringBitmap;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+/**
+ * The scan pipeline. Per fragment: deletion vector and data files opened, filter columns scanned in
+ * physical batches (decoded on the parallel scheduler, pages through the page-I/O scheduler), the filter
+ * evaluated, deleted rows dropped, then the remaining columns taken for surviving rows only (late
+ * materialization). Fragments run {@code fragment_readahead} at a time, each buffering at most
+ * {@code batch_readahead} batches; demand flows from the subscriber to the page reads, so a slow
+ * subscriber never makes memory grow. Anything dropped by cancellation or errors is closed.
+ */
+final class Scan {
+
+    private Scan() {
+    }
+
+    static Flux<VectorSchemaRoot> run(Scanner s, Scanner.Plan plan, BufferAllocator allocator) {
+        List<FragmentInfo> frags = plan.fragments();
+        long skip = s.offset;
+        if (plan.predicate() == null && skip > 0) {
+            // offset pushdown: whole fragments before the offset are never opened
+            List<FragmentInfo> kept = new ArrayList<>();
+            for (FragmentInfo f : frags) {
+                if (kept.isEmpty() && skip >= f.liveRows()) {
+                    skip -= f.liveRows();
+                } else {
+                    kept.add(f);
+                }
+            }
+            frags = kept;
+        }
+        Flux<FragmentInfo> source = Flux.fromIterable(frags);
+        Flux<VectorSchemaRoot> batches = s.ordered
+                ? source.flatMapSequential(f -> fragment(s, plan, f, allocator), s.fragmentReadahead, s.batchReadahead)
+                : source.flatMap(f -> fragment(s, plan, f, allocator), s.fragmentReadahead, s.batchReadahead);
+        Flux<VectorSchemaRoot> out = (skip > 0 || s.limit >= 0) ? window(batches, skip, s.limit, allocator) : batches;
+        return out.doOnDiscard(VectorSchemaRoot.class, VectorSchemaRoot::close);
+    }
+
+    /** Offset and limit over the merged stream; completing cancels the upstream (limit pushdown). */
+    private static Flux<VectorSchemaRoot> window(Flux<VectorSchemaRoot> in, long offset, long limit, BufferAllocator allocator) {
+        if (limit == 0) {
+            return Flux.empty();
+        }
+        return Flux.defer(() -> {
+            long[] state = {offset, limit < 0 ? Long.MAX_VALUE : limit};
+            return in.handle((VectorSchemaRoot b, reactor.core.publisher.SynchronousSink<VectorSchemaRoot> sink) -> {
+                int n = b.getRowCount();
+                int from = (int) Math.min(n, state[0]);
+                state[0] -= from;
+                int take = (int) Math.min(n - from, state[1]);
+                state[1] -= take;
+                if (take == 0) {
+                    b.close();
+                } else if (from == 0 && take == n) {
+                    sink.next(b);
+                } else {
+                    try (b) {
+                        sink.next(Batches.slice(b, from, take, allocator));
+                    }
+                }
+                if (state[1] == 0) {
+                    sink.complete();
+                }
+            });
+        });
+    }
+
+    private static Flux<VectorSchemaRoot> fragment(Scanner s, Scanner.Plan plan, FragmentInfo f, BufferAllocator allocator) {
+        Dataset ds = s.dataset;
+        Predicate pred = plan.predicate();
+        boolean late = pred != null && s.pushdown && !plan.restColumns().isEmpty();
+        List<String> first = late ? plan.filterColumns() : plan.readColumns();
+        int batchSize = s.batchSize;
+        return Mono.zip(ds.deletions(f), FragmentSource.open(ds, f, plan.readColumns()))
+                .flatMapMany(t -> {
+                    RoaringBitmap deleted = t.getT1();
+                    FragmentSource src = t.getT2();
+                    return src.scan(first, 0, Long.MAX_VALUE, batchSize, allocator)
+                            .index()
+                            .concatMap(ib -> {
+                                long start = ib.getT1() * batchSize;
+                                VectorSchemaRoot b = ib.getT2();
+                                int[] pos;
+                                try {
+                                    pos = survivors(b, start, deleted, pred);
+                                } catch (RuntimeException e) {
+                                    b.close();
+                                    return Mono.error(e);
+                                }
+                                return finish(s, plan, src, b, start, pos, late, allocator);
+                            }, 1)
+                            .doOnDiscard(reactor.util.function.Tuple2.class, Scan::closeTuple);
+                });
+    }
+
+    /**
+     * Positions of rows of {@code b} (physical rows {@code start...}) that pass the filter and are not
+     * deleted; null when all rows survive.
+     */
+    static int[] survivors(VectorSchemaRoot b, long start, RoaringBitmap deleted, Predicate pred) {
+        int n = b.getRowCount();
+        boolean anyDeleted = !deleted.isEmpty() && deleted.rangeCardinality(start, start + n) > 0;
+        if (pred == null) {
+            if (!anyDeleted) {
+                return null;
+            }
+            int[] out = new int[n];
+            int k = 0;
+            for (int i = 0; i < n; i++) {
+                if (!deleted.contains((int) (start + i))) {
+                    out[k++] = i;
+                }
+            }
+            return java.util.Arrays.copyOf(out, k);
+        }
+        Selection sel = pred.evaluate(b);
+        if (sel.selectedCount() == n && !anyDeleted) {
+            return null;
+        }
+        int[] p = sel.positions();
+        if (!anyDeleted) {
+            return p;
+        }
+        int k = 0;
+        for (int i : p) {
+            if (!deleted.contains((int) (start + i))) {
+                p[k++] = i;
+            }
+        }
+        return java.util.Arrays.copyOf(p, k);
+    }
+
+    private static Mono<VectorSchemaRoot> finish(Scanner s, Scanner.Plan plan, FragmentSource src, VectorSchemaRoot b, long start,
+                                                 int[] pos, boolean late, BufferAllocator allocator) {
+        int rows = pos == null ? b.getRowCount() : pos.length;
+        if (rows == 0) {
+            b.close();
+            return Mono.empty();
+        }
+        long[] offsets = new long[rows];
+        for (int i = 0; i < rows; i++) {
+            offsets[i] = start + (pos == null ? i : pos[i]);
+        }
+        Map<String, FieldVector> byName = new LinkedHashMap<>();
+        try {
+            if (pos == null) {
+                for (FieldVector v : b.getFieldVectors()) {
+                    byName.put(v.getField().getName(), v);
+                }
+            } else {
+                try (b) {
+                    for (FieldVector v : b.getFieldVectors()) {
+                        byName.put(v.getField().getName(), Batches.copyRows(v, pos, allocator));
+                    }
+                }
+            }
+        } catch (RuntimeException e) {
+            byName.values().forEach(FieldVector::close);
+            b.close();
+            return Mono.error(e);
+        }
+        Mono<Map<String, FieldVector>> all = !late ? Mono.just(byName)
+                : src.take(offsets, plan.restColumns(), allocator).map(rest -> {
+                    for (FieldVector v : rest.getFieldVectors()) {
+                        byName.put(v.getField().getName(), v);
+                    }
+                    return byName;
+                }).doOnDiscard(VectorSchemaRoot.class, VectorSchemaRoot::close)
+                .doOnCancel(() -> byName.values().forEach(FieldVector::close))
+                .doOnError(e -> byName.values().forEach(FieldVector::close));
+        long fragId = src.fragment().id();
+        return all.map(m -> {
+            List<FieldVector> extra = new ArrayList<>();
+            try {
+                if (s.withRowId) {
+                    extra.add(Batches.rowAddresses(Batches.ROW_ID, fragId, offsets, allocator));
+                }
+                if (s.withRowAddress) {
+                    extra.add(Batches.rowAddresses(Batches.ROW_ADDR, fragId, offsets, allocator));
+                }
+            } catch (RuntimeException e) {
+                extra.forEach(FieldVector::close);
+                m.values().forEach(FieldVector::close);
+                throw e;
+            }
+            return plan.projection().apply(m, extra, rows, allocator);
+        });
+    }
+
+    private static void closeTuple(reactor.util.function.Tuple2<?, ?> t) {
+        if (t.getT2() instanceof VectorSchemaRoot r) {
+            r.close();
+        }
+    }
+
+    static Mono<Long> count(Scanner s, Scanner.Plan plan) {
+        if (plan.predicate() == null) {
+            long n = 0;
+            for (FragmentInfo f : plan.fragments()) {
+                n += f.liveRows();
+            }
+            return Mono.just(n);
+        }
+        return Flux.fromIterable(plan.fragments())
+                .flatMapSequential(f -> matching(s.dataset, f, plan.predicate(), plan.filterColumns(), s.batchSize)
+                        .map(RoaringBitmap::getLongCardinality), s.fragmentReadahead, 1)
+                .reduce(0L, Long::sum);
+    }
+
+    /** Physical offsets of live rows of {@code f} matching {@code pred} (reads only the filter columns). */
+    static Mono<RoaringBitmap> matching(Dataset ds, FragmentInfo f, Predicate pred, List<String> filterColumns, int batchSize) {
+        return Mono.defer(() -> {
+            org.apache.arrow.memory.BufferAllocator alloc = new org.apache.arrow.memory.RootAllocator();
+            return Mono.zip(ds.deletions(f), FragmentSource.open(ds, f, filterColumns))
+                    .flatMap(t -> {
+                        RoaringBitmap deleted = t.getT1();
+                        RoaringBitmap hits = new RoaringBitmap();
+                        return t.getT2().scan(filterColumns, 0, Long.MAX_VALUE, batchSize, alloc)
+                                .index()
+                                .doOnNext(ib -> {
+                                    try (VectorSchemaRoot b = ib.getT2()) {
+                                        long start = ib.getT1() * batchSize;
+                                        int[] pos = survivors(b, start, deleted, pred);
+                                        if (pos == null) {
+                                            hits.add(start, start + b.getRowCount());
+                                        } else {
+                                            for (int p : pos) {
+                                                hits.add((int) (start + p));
+                                            }
+                                        }
+                                    }
+                                })
+                                .doOnDiscard(reactor.util.function.Tuple2.class, Scan::closeTuple)
+                                .then(Mono.fromCallable(() -> hits));
+                    })
+                    .doFinally(sig -> alloc.close());
+        });
+    }
+}
