@@ -27,7 +27,45 @@ final class Scan {
     private Scan() {
     }
 
+    /**
+     * Output batches not yet handed to the subscriber. A batch racing a cancellation can be stranded in an
+     * operator queue that was already cleared; whatever is still here when the scan terminates is closed.
+     * Ownership is arbitrated by {@code remove}: whoever removes a batch closes (or delivers) it.
+     */
+    static final class InFlight {
+        private final java.util.Set<VectorSchemaRoot> live = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        private volatile boolean closed;
+
+        VectorSchemaRoot track(VectorSchemaRoot r) {
+            live.add(r);
+            if (closed && live.remove(r)) {
+                r.close();
+            }
+            return r;
+        }
+
+        void delivered(VectorSchemaRoot r) {
+            live.remove(r);
+        }
+
+        void closeAll() {
+            closed = true;
+            for (VectorSchemaRoot r : live) {
+                if (live.remove(r)) {
+                    r.close();
+                }
+            }
+        }
+    }
+
     static Flux<VectorSchemaRoot> run(Scanner s, Scanner.Plan plan, BufferAllocator allocator) {
+        InFlight inFlight = new InFlight();
+        return runTracked(s, plan, allocator, inFlight)
+                .doOnNext(inFlight::delivered)
+                .doFinally(sig -> inFlight.closeAll());
+    }
+
+    private static Flux<VectorSchemaRoot> runTracked(Scanner s, Scanner.Plan plan, BufferAllocator allocator, InFlight inFlight) {
         List<FragmentInfo> frags = plan.fragments();
         long skip = s.offset;
         if (plan.predicate() == null && skip > 0) {
@@ -44,14 +82,37 @@ final class Scan {
         }
         Flux<FragmentInfo> source = Flux.fromIterable(frags);
         Flux<VectorSchemaRoot> batches = s.ordered
-                ? source.flatMapSequential(f -> fragment(s, plan, f, allocator), s.fragmentReadahead, s.batchReadahead)
-                : source.flatMap(f -> fragment(s, plan, f, allocator), s.fragmentReadahead, s.batchReadahead);
-        Flux<VectorSchemaRoot> out = (skip > 0 || s.limit >= 0) ? window(batches, skip, s.limit, allocator) : batches;
-        return out.doOnDiscard(VectorSchemaRoot.class, VectorSchemaRoot::close);
+                ? source.flatMapSequential(f -> fragment(s, plan, f, allocator).map(inFlight::track), s.fragmentReadahead, s.batchReadahead)
+                : source.flatMap(f -> fragment(s, plan, f, allocator).map(inFlight::track), s.fragmentReadahead, s.batchReadahead);
+        Flux<VectorSchemaRoot> out = (skip > 0 || s.limit >= 0) ? window(batches, skip, s.limit, allocator, inFlight) : batches;
+        return out.doOnDiscard(Object.class, Scan::release)
+                // a batch racing a cancellation (limit reached, subscriber gone) is "dropped", not discarded
+                .contextWrite(ctx -> ctx.put(ON_NEXT_DROPPED, (java.util.function.Consumer<Object>) Scan::release));
+    }
+
+    /** Reactor's context key for a subscriber-local onNextDropped hook ({@code Hooks.KEY_ON_NEXT_DROPPED}). */
+    static final String ON_NEXT_DROPPED = "reactor.onNextDropped.local";
+
+    /** Closes what the pipeline (ours and the reader's) may drop: batches, indexed batches, page buffers. */
+    static void release(Object o) {
+        if (o instanceof VectorSchemaRoot r) {
+            r.close();
+        } else if (o instanceof io.javelin.encoding.io.ByteRange b) {
+            b.close();
+        } else if (o instanceof List<?> l) {
+            for (Object x : l) {
+                if (x instanceof io.javelin.encoding.io.ByteRange b) {
+                    b.close();
+                }
+            }
+        } else if (o instanceof reactor.util.function.Tuple2<?, ?> t && t.getT2() instanceof VectorSchemaRoot r) {
+            r.close();
+        }
     }
 
     /** Offset and limit over the merged stream; completing cancels the upstream (limit pushdown). */
-    private static Flux<VectorSchemaRoot> window(Flux<VectorSchemaRoot> in, long offset, long limit, BufferAllocator allocator) {
+    private static Flux<VectorSchemaRoot> window(Flux<VectorSchemaRoot> in, long offset, long limit, BufferAllocator allocator,
+                                                  InFlight inFlight) {
         if (limit == 0) {
             return Flux.empty();
         }
@@ -64,12 +125,14 @@ final class Scan {
                 int take = (int) Math.min(n - from, state[1]);
                 state[1] -= take;
                 if (take == 0) {
+                    inFlight.delivered(b);
                     b.close();
                 } else if (from == 0 && take == n) {
                     sink.next(b);
                 } else {
+                    inFlight.delivered(b);
                     try (b) {
-                        sink.next(Batches.slice(b, from, take, allocator));
+                        sink.next(inFlight.track(Batches.slice(b, from, take, allocator)));
                     }
                 }
                 if (state[1] == 0) {
