@@ -44,8 +44,29 @@ final class Scan {
             return r;
         }
 
+        private final java.util.Set<VectorSchemaRoot> handedOut =
+                java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+
         void delivered(VectorSchemaRoot r) {
             live.remove(r);
+            synchronized (handedOut) {
+                handedOut.add(r);
+            }
+        }
+
+        /**
+         * Discard/drop hook. Some operators discard a value they already emitted (concatMap's scalar
+         * fast path on cancel), so batches already handed to the subscriber are never closed here.
+         */
+        void release(Object o) {
+            if (o instanceof VectorSchemaRoot r) {
+                synchronized (handedOut) {
+                    if (handedOut.contains(r)) {
+                        return;
+                    }
+                }
+            }
+            Scan.release(o);
         }
 
         void closeAll() {
@@ -80,14 +101,31 @@ final class Scan {
             }
             frags = kept;
         }
+        Map<Long, Long> liveLimit = new java.util.HashMap<>();
+        if (plan.predicate() == null && s.limit >= 0) {
+            // limit pushdown: only the fragments (and, in the last one, the rows) the limit needs are read
+            long needed = skip + s.limit;
+            List<FragmentInfo> kept = new ArrayList<>();
+            for (FragmentInfo f : frags) {
+                if (needed <= 0) {
+                    break;
+                }
+                kept.add(f);
+                if (f.liveRows() > needed) {
+                    liveLimit.put(f.id(), needed);
+                }
+                needed -= f.liveRows();
+            }
+            frags = kept;
+        }
         Flux<FragmentInfo> source = Flux.fromIterable(frags);
         Flux<VectorSchemaRoot> batches = s.ordered
-                ? source.flatMapSequential(f -> fragment(s, plan, f, allocator).map(inFlight::track), s.fragmentReadahead, s.batchReadahead)
-                : source.flatMap(f -> fragment(s, plan, f, allocator).map(inFlight::track), s.fragmentReadahead, s.batchReadahead);
+                ? source.flatMapSequential(f -> fragment(s, plan, f, liveLimit.get(f.id()), allocator).map(inFlight::track), s.fragmentReadahead, s.batchReadahead)
+                : source.flatMap(f -> fragment(s, plan, f, liveLimit.get(f.id()), allocator).map(inFlight::track), s.fragmentReadahead, s.batchReadahead);
         Flux<VectorSchemaRoot> out = (skip > 0 || s.limit >= 0) ? window(batches, skip, s.limit, allocator, inFlight) : batches;
-        return out.doOnDiscard(Object.class, Scan::release)
+        return out.doOnDiscard(Object.class, inFlight::release)
                 // a batch racing a cancellation (limit reached, subscriber gone) is "dropped", not discarded
-                .contextWrite(ctx -> ctx.put(ON_NEXT_DROPPED, (java.util.function.Consumer<Object>) Scan::release));
+                .contextWrite(ctx -> ctx.put(ON_NEXT_DROPPED, (java.util.function.Consumer<Object>) inFlight::release));
     }
 
     /** Reactor's context key for a subscriber-local onNextDropped hook ({@code Hooks.KEY_ON_NEXT_DROPPED}). */
@@ -142,7 +180,26 @@ final class Scan {
         });
     }
 
-    private static Flux<VectorSchemaRoot> fragment(Scanner s, Scanner.Plan plan, FragmentInfo f, BufferAllocator allocator) {
+    /** Physical end offset covering the first {@code live} live rows. */
+    static long physicalEnd(RoaringBitmap deleted, long physicalRows, long live) {
+        if (deleted.isEmpty()) {
+            return Math.min(physicalRows, live);
+        }
+        long lo = 0;
+        long hi = physicalRows - 1;
+        while (lo < hi) {
+            long mid = (lo + hi) >>> 1;
+            if (mid + 1 - deleted.rankLong((int) mid) >= live) {
+                hi = mid;
+            } else {
+                lo = mid + 1;
+            }
+        }
+        return lo + 1;
+    }
+
+    private static Flux<VectorSchemaRoot> fragment(Scanner s, Scanner.Plan plan, FragmentInfo f, Long liveLimit,
+                                                   BufferAllocator allocator) {
         Dataset ds = s.dataset;
         Predicate pred = plan.predicate();
         boolean late = pred != null && s.pushdown && !plan.restColumns().isEmpty();
@@ -152,7 +209,8 @@ final class Scan {
                 .flatMapMany(t -> {
                     RoaringBitmap deleted = t.getT1();
                     FragmentSource src = t.getT2();
-                    return src.scan(first, 0, Long.MAX_VALUE, batchSize, allocator)
+                    long end = liveLimit == null ? Long.MAX_VALUE : physicalEnd(deleted, f.physicalRows(), liveLimit);
+                    return src.scan(first, 0, end, batchSize, allocator)
                             .index()
                             .concatMap(ib -> {
                                 long start = ib.getT1() * batchSize;
@@ -236,32 +294,57 @@ final class Scan {
             b.close();
             return Mono.error(e);
         }
-        Mono<Map<String, FieldVector>> all = !late ? Mono.just(byName)
-                : src.take(offsets, plan.restColumns(), allocator).map(rest -> {
-                    for (FieldVector v : rest.getFieldVectors()) {
-                        byName.put(v.getField().getName(), v);
-                    }
-                    return byName;
-                }).doOnDiscard(VectorSchemaRoot.class, VectorSchemaRoot::close)
-                .doOnCancel(() -> byName.values().forEach(FieldVector::close))
-                .doOnError(e -> byName.values().forEach(FieldVector::close));
         long fragId = src.fragment().id();
-        return all.map(m -> {
-            List<FieldVector> extra = new ArrayList<>();
-            try {
-                if (s.withRowId) {
-                    extra.add(Batches.rowAddresses(Batches.ROW_ID, fragId, offsets, allocator));
-                }
-                if (s.withRowAddress) {
-                    extra.add(Batches.rowAddresses(Batches.ROW_ADDR, fragId, offsets, allocator));
-                }
-            } catch (RuntimeException e) {
-                extra.forEach(FieldVector::close);
-                m.values().forEach(FieldVector::close);
-                throw e;
+        if (!late) {
+            // hide(): concatMap's scalar fast path would discard the value again on a later cancel
+            return Mono.just(output(s, plan, byName, fragId, offsets, rows, allocator)).hide();
+        }
+        // Late materialization: fetch the other columns for the surviving rows only. Whoever flips `owner`
+        // first owns the filter-column vectors: the result mapping (to build the batch) or a cancel/error (to close).
+        java.util.concurrent.atomic.AtomicBoolean owner = new java.util.concurrent.atomic.AtomicBoolean();
+        Runnable release = () -> {
+            if (owner.compareAndSet(false, true)) {
+                byName.values().forEach(FieldVector::close);
             }
-            return plan.projection().apply(m, extra, rows, allocator);
-        });
+        };
+        return src.take(offsets, plan.restColumns(), allocator)
+                .map(rest -> {
+                    if (!owner.compareAndSet(false, true)) {
+                        rest.close();
+                        return Batches.root(List.of(), 0);
+                    }
+                    Map<String, FieldVector> m = new LinkedHashMap<>(byName);
+                    for (FieldVector v : rest.getFieldVectors()) {
+                        m.put(v.getField().getName(), v);
+                    }
+                    return output(s, plan, m, fragId, offsets, rows, allocator);
+                })
+                .filter(r -> r.getRowCount() > 0 || !r.getFieldVectors().isEmpty())
+                .doOnCancel(release)
+                .doOnError(e -> release.run())
+                .doOnSuccess(r -> {
+                    if (r == null) {
+                        release.run();
+                    }
+                });
+    }
+
+    private static VectorSchemaRoot output(Scanner s, Scanner.Plan plan, Map<String, FieldVector> m, long fragId, long[] offsets,
+                                           int rows, BufferAllocator allocator) {
+        List<FieldVector> extra = new ArrayList<>();
+        try {
+            if (s.withRowId) {
+                extra.add(Batches.rowAddresses(Batches.ROW_ID, fragId, offsets, allocator));
+            }
+            if (s.withRowAddress) {
+                extra.add(Batches.rowAddresses(Batches.ROW_ADDR, fragId, offsets, allocator));
+            }
+        } catch (RuntimeException e) {
+            extra.forEach(FieldVector::close);
+            m.values().forEach(FieldVector::close);
+            throw e;
+        }
+        return plan.projection().apply(m, extra, rows, allocator);
     }
 
     private static void closeTuple(reactor.util.function.Tuple2<?, ?> t) {

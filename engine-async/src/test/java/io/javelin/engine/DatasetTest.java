@@ -23,17 +23,10 @@ class DatasetTest {
     @TempDir
     Path tmp;
 
-    static {
-        System.setProperty("arrow.memory.debug.allocator", "true");
-    }
-
     final BufferAllocator alloc = new RootAllocator();
 
     @AfterEach
     void noArrowLeaks() {
-        if (alloc.getAllocatedMemory() != 0) {
-            System.out.println("LEAKDUMP " + alloc.toVerboseString());
-        }
         alloc.close();
     }
 
