@@ -9,7 +9,9 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = JavelinCli.Version.class,
         description = "Javelin: a non-blocking engine for the Lance lakehouse format.",
-        subcommands = {DemoCommand.class, FileCommand.class})
+        subcommands = {DemoCommand.class, DatasetCommands.Info.class, DatasetCommands.Scan.class, ImportCommand.class,
+                ExportCommand.class, DatasetCommands.Versions.class, DatasetCommands.Tags.class, DatasetCommands.Delete.class,
+                FileCommand.class})
 public final class JavelinCli implements Runnable {
 
     @CommandLine.Spec
@@ -21,7 +23,12 @@ public final class JavelinCli implements Runnable {
 
     /** Runs the CLI and returns its exit code (for tests). */
     public static int run(String... args) {
-        return new CommandLine(new JavelinCli()).execute(args);
+        return commandLine().execute(args);
+    }
+
+    /** The configured command line: human error messages, exit codes (see {@link CliSupport}). */
+    public static CommandLine commandLine() {
+        return new CommandLine(new JavelinCli()).setExecutionExceptionHandler(new CliSupport.Errors());
     }
 
     @Override

@@ -1,0 +1,308 @@
+package io.javelin.cli;
+
+import io.javelin.engine.Dataset;
+import io.javelin.engine.Scanner;
+import io.javelin.engine.VersionInfo;
+import io.javelin.tx.FragmentInfo;
+import io.javelin.tx.tag.Tag;
+import java.io.PrintWriter;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.types.pojo.Field;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** The dataset subcommands: info, scan, versions, tags, delete. */
+final class DatasetCommands {
+
+    private DatasetCommands() {
+    }
+
+    /** URI plus --version/--tag. */
+    static final class At {
+        @Parameters(index = "0", paramLabel = "URI", description = "Dataset URI (path, file://, memory://, s3://, az://, gs://).")
+        String uri;
+
+        @Option(names = "--version", paramLabel = "N", description = "Read this version (time travel).")
+        Long version;
+
+        @Option(names = "--tag", paramLabel = "T", description = "Read the version this tag points at.")
+        String tag;
+    }
+
+    @Command(name = "info", description = "Show version, schema, fragments and row counts.")
+    static final class Info implements Callable<Integer> {
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
+        @Mixin
+        CliSupport.Common common;
+        @Mixin
+        At at;
+
+        @Override
+        public Integer call() {
+            PrintWriter out = spec.commandLine().getOut();
+            try (Dataset ds = CliSupport.open(at.uri, common.storageOptions, at.version, at.tag)) {
+                out.println("dataset:      " + ds.uri());
+                out.println("version:      " + ds.version() + " (committed " + ds.timestamp() + ")");
+                out.println("data storage: " + ds.dataStorageVersion());
+                out.println("rows:         " + ds.count().block());
+                out.println("fragments:    " + ds.fragments().size());
+                for (FragmentInfo f : ds.fragments()) {
+                    out.println("  fragment " + f.id() + ": " + f.physicalRows() + " rows, " + f.deletedRows() + " deleted, "
+                            + f.fragment().getFilesCount() + " file(s)");
+                }
+                out.println("schema:");
+                for (Field f : ds.schema().getFields()) {
+                    out.println("  " + f.getName() + ": " + f.getType() + (f.isNullable() ? "" : " not null")
+                            + (f.getChildren().isEmpty() ? "" : " " + f.getChildren()));
+                }
+            }
+            out.flush();
+            return 0;
+        }
+    }
+
+    @Command(name = "scan", description = "Print rows (optionally filtered and projected) as a table, CSV, JSON lines or Arrow IPC.")
+    static final class Scan implements Callable<Integer> {
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
+        @Mixin
+        CliSupport.Common common;
+        @Mixin
+        At at;
+
+        @Option(names = {"-c", "--columns"}, split = ",", description = "Columns (nested: a.b).")
+        List<String> columns;
+
+        @Option(names = {"-f", "--filter"}, description = "SQL filter, e.g. \"score > 0.5 AND name LIKE 'a%'\".")
+        String filter;
+
+        @Option(names = {"-n", "--limit"}, description = "At most this many rows (default: 100 for table, all otherwise).")
+        Long limit;
+
+        @Option(names = "--offset", description = "Skip this many rows first.")
+        long offset;
+
+        @Option(names = "--format", description = "table, csv, json or arrow (default ${DEFAULT-VALUE}).")
+        CliSupport.Format format = CliSupport.Format.table;
+
+        @Option(names = {"-o", "--output"}, description = "Write to this file (needed for arrow).")
+        Path output;
+
+        @Option(names = "--with-row-id", description = "Add the _rowid column.")
+        boolean rowId;
+
+        @Option(names = "--with-row-address", description = "Add the _rowaddr column.")
+        boolean rowAddr;
+
+        @Override
+        public Integer call() throws Exception {
+            PrintWriter out = spec.commandLine().getOut();
+            try (Dataset ds = CliSupport.open(at.uri, common.storageOptions, at.version, at.tag);
+                 BufferAllocator alloc = new RootAllocator()) {
+                long lim = limit != null ? limit : format == CliSupport.Format.table ? 100 : -1;
+                Scanner s = ds.scanner().columns(columns).filter(filter).limit(lim).offset(offset).withRowId(rowId)
+                        .withRowAddress(rowAddr);
+                var schema = s.outputSchema();
+                long n;
+                if (format == CliSupport.Format.arrow || output != null) {
+                    if (output == null) {
+                        throw new IllegalArgumentException("--format arrow needs --output FILE");
+                    }
+                    if (format == CliSupport.Format.arrow) {
+                        try (FileChannel ch = FileChannel.open(output, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                                StandardOpenOption.TRUNCATE_EXISTING)) {
+                            n = CliSupport.writeArrow(s.scan(alloc), schema, ch, alloc);
+                        }
+                    } else {
+                        try (PrintWriter w = new PrintWriter(java.nio.file.Files.newBufferedWriter(output))) {
+                            n = CliSupport.print(s.scan(alloc), schema, format, w);
+                        }
+                    }
+                    out.printf("wrote %d rows to %s%n", n, output);
+                } else {
+                    n = CliSupport.print(s.scan(alloc), schema, format, out);
+                    if (format == CliSupport.Format.table) {
+                        out.printf("(%d rows)%n", n);
+                    }
+                }
+            }
+            out.flush();
+            return 0;
+        }
+    }
+
+    @Command(name = "versions", description = "List committed versions.")
+    static final class Versions implements Callable<Integer> {
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
+        @Mixin
+        CliSupport.Common common;
+        @Parameters(index = "0", paramLabel = "URI")
+        String uri;
+
+        @Override
+        public Integer call() {
+            PrintWriter out = spec.commandLine().getOut();
+            try (Dataset ds = CliSupport.open(uri, common.storageOptions, null, null)) {
+                printVersions(ds.versions().block(), ds.tags().block(), out);
+            }
+            out.flush();
+            return 0;
+        }
+    }
+
+    static void printVersions(List<VersionInfo> versions, Map<String, Tag> tags, PrintWriter out) {
+        List<List<String>> rows = new ArrayList<>();
+        for (VersionInfo v : versions) {
+            List<String> t = tags.values().stream().filter(x -> x.version() == v.version()).map(Tag::name).toList();
+            rows.add(List.of(String.valueOf(v.version()), v.timestamp().toString(), v.operation(), String.valueOf(v.rows()),
+                    String.valueOf(v.fragments()), String.join(",", t)));
+        }
+        CliSupport.table(List.of("version", "timestamp", "operation", "rows", "fragments", "tags"), rows, out);
+    }
+
+    @Command(name = "tags", description = "List, create, move or delete tags.",
+            subcommands = {Tags.ListTags.class, Tags.Create.class, Tags.Update.class, Tags.Delete.class})
+    static final class Tags implements Callable<Integer> {
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
+
+        @Override
+        public Integer call() {
+            spec.commandLine().usage(spec.commandLine().getOut());
+            return 0;
+        }
+
+        @Command(name = "list", description = "List tags.")
+        static final class ListTags implements Callable<Integer> {
+            @CommandLine.Spec
+            CommandLine.Model.CommandSpec spec;
+            @Mixin
+            CliSupport.Common common;
+            @Parameters(index = "0", paramLabel = "URI")
+            String uri;
+
+            @Override
+            public Integer call() {
+                PrintWriter out = spec.commandLine().getOut();
+                try (Dataset ds = CliSupport.open(uri, common.storageOptions, null, null)) {
+                    List<List<String>> rows = new ArrayList<>();
+                    for (Tag t : ds.tags().block().values()) {
+                        rows.add(List.of(t.name(), String.valueOf(t.version()), String.valueOf(t.createdAt())));
+                    }
+                    CliSupport.table(List.of("tag", "version", "created"), rows, out);
+                }
+                out.flush();
+                return 0;
+            }
+        }
+
+        @Command(name = "create", description = "Create tag NAME at VERSION (default: latest).")
+        static final class Create implements Callable<Integer> {
+            @CommandLine.Spec
+            CommandLine.Model.CommandSpec spec;
+            @Mixin
+            CliSupport.Common common;
+            @Parameters(index = "0", paramLabel = "URI")
+            String uri;
+            @Parameters(index = "1", paramLabel = "NAME")
+            String name;
+            @Parameters(index = "2", paramLabel = "VERSION", arity = "0..1")
+            Long version;
+
+            @Override
+            public Integer call() {
+                try (Dataset ds = CliSupport.open(uri, common.storageOptions, null, null)) {
+                    Tag t = ds.createTag(name, version != null ? version : ds.version()).block();
+                    spec.commandLine().getOut().printf("tag %s -> version %d%n", t.name(), t.version());
+                }
+                spec.commandLine().getOut().flush();
+                return 0;
+            }
+        }
+
+        @Command(name = "update", description = "Move tag NAME to VERSION.")
+        static final class Update implements Callable<Integer> {
+            @CommandLine.Spec
+            CommandLine.Model.CommandSpec spec;
+            @Mixin
+            CliSupport.Common common;
+            @Parameters(index = "0", paramLabel = "URI")
+            String uri;
+            @Parameters(index = "1", paramLabel = "NAME")
+            String name;
+            @Parameters(index = "2", paramLabel = "VERSION")
+            long version;
+
+            @Override
+            public Integer call() {
+                try (Dataset ds = CliSupport.open(uri, common.storageOptions, null, null)) {
+                    Tag t = ds.updateTag(name, version).block();
+                    spec.commandLine().getOut().printf("tag %s -> version %d%n", t.name(), t.version());
+                }
+                spec.commandLine().getOut().flush();
+                return 0;
+            }
+        }
+
+        @Command(name = "delete", description = "Delete tag NAME.")
+        static final class Delete implements Callable<Integer> {
+            @CommandLine.Spec
+            CommandLine.Model.CommandSpec spec;
+            @Mixin
+            CliSupport.Common common;
+            @Parameters(index = "0", paramLabel = "URI")
+            String uri;
+            @Parameters(index = "1", paramLabel = "NAME")
+            String name;
+
+            @Override
+            public Integer call() {
+                try (Dataset ds = CliSupport.open(uri, common.storageOptions, null, null)) {
+                    ds.deleteTag(name).block();
+                    spec.commandLine().getOut().printf("deleted tag %s%n", name);
+                }
+                spec.commandLine().getOut().flush();
+                return 0;
+            }
+        }
+    }
+
+    @Command(name = "delete", description = "Delete the rows matching a filter (new version).")
+    static final class Delete implements Callable<Integer> {
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
+        @Mixin
+        CliSupport.Common common;
+        @Parameters(index = "0", paramLabel = "URI")
+        String uri;
+        @Parameters(index = "1", paramLabel = "FILTER", description = "SQL filter of the rows to delete.")
+        String filter;
+
+        @Override
+        public Integer call() {
+            PrintWriter out = spec.commandLine().getOut();
+            try (Dataset ds = CliSupport.open(uri, common.storageOptions, null, null)) {
+                long before = ds.count().block();
+                try (Dataset after = ds.delete(filter).block()) {
+                    out.printf("deleted %d rows; version %d has %d rows%n", before - after.count().block(), after.version(),
+                            after.count().block());
+                }
+            }
+            out.flush();
+            return 0;
+        }
+    }
+}

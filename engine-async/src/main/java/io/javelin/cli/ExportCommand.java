@@ -1,0 +1,60 @@
+package io.javelin.cli;
+
+import io.javelin.engine.Dataset;
+import io.javelin.engine.Scanner;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code javelin export URI OUT.arrow [--version N | --tag T] [--columns a,b] [--filter EXPR]}. */
+@Command(name = "export", description = "Write a dataset version (optionally filtered/projected) to an Arrow IPC file.")
+final class ExportCommand implements Callable<Integer> {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+    @Mixin
+    CliSupport.Common common;
+
+    @Parameters(index = "0", paramLabel = "URI")
+    String uri;
+
+    @Parameters(index = "1", paramLabel = "OUT.arrow")
+    Path out;
+
+    @Option(names = "--version", paramLabel = "N")
+    Long version;
+
+    @Option(names = "--tag", paramLabel = "T")
+    String tag;
+
+    @Option(names = {"-c", "--columns"}, split = ",", paramLabel = "a,b")
+    List<String> columns;
+
+    @Option(names = {"-f", "--filter"}, paramLabel = "EXPR")
+    String filter;
+
+    @Override
+    public Integer call() throws Exception {
+        long rows;
+        long v;
+        try (Dataset ds = CliSupport.open(uri, common.storageOptions, version, tag);
+             BufferAllocator alloc = new RootAllocator();
+             FileChannel ch = FileChannel.open(out, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                     StandardOpenOption.TRUNCATE_EXISTING)) {
+            Scanner s = ds.scanner().columns(columns).filter(filter);
+            rows = CliSupport.writeArrow(s.scan(alloc), s.outputSchema(), ch, alloc);
+            v = ds.version();
+        }
+        spec.commandLine().getOut().printf("exported %d rows of version %d to %s%n", rows, v, out);
+        spec.commandLine().getOut().flush();
+        return 0;
+    }
+}

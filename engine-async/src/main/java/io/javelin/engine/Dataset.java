@@ -1,0 +1,429 @@
+package io.javelin.engine;
+
+import io.javelin.encoding.file.LanceFileReader;
+import io.javelin.encoding.io.ObjectStoreSource;
+import io.javelin.engine.filter.FilterParseException;
+import io.javelin.engine.filter.Predicate;
+import io.javelin.objectstore.ObjectStore;
+import io.javelin.objectstore.ObjectStoreException;
+import io.javelin.objectstore.ObjectStores;
+import io.javelin.objectstore.io.PageIoScheduler;
+import io.javelin.tx.CommitConflictException;
+import io.javelin.tx.FragmentInfo;
+import io.javelin.tx.InvalidNameException;
+import io.javelin.tx.RefAlreadyExistsException;
+import io.javelin.tx.RefNotFoundException;
+import io.javelin.tx.Snapshot;
+import io.javelin.tx.Table;
+import io.javelin.tx.TxException;
+import io.javelin.tx.VersionNotFoundException;
+import io.javelin.tx.commit.CommitEngine;
+import io.javelin.tx.commit.CommitOptions;
+import io.javelin.tx.deletion.DeletionFiles;
+import io.javelin.tx.pb.DataFragment;
+import io.javelin.tx.pb.Transaction;
+import io.javelin.tx.schema.ArrowSchemas;
+import io.javelin.tx.schema.LanceSchema;
+import io.javelin.tx.store.ManifestStore;
+import io.javelin.tx.store.ObjectStoreManifestStore;
+import io.javelin.tx.tag.Tag;
+import io.javelin.tx.transaction.OperationKind;
+import io.javelin.tx.transaction.Transactions;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.roaringbitmap.RoaringBitmap;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+/**
+ * One version of a Lance dataset: an immutable view whose operations return {@link Mono}/{@link Flux} and
+ * never block. Writes ({@link #append}, {@link #overwrite}, {@link #delete}) commit a new version and
+ * return it as a new {@code Dataset}; this one keeps showing its own version (time travel is
+ * {@link #checkout(long)} / {@link #checkout(String)}).
+ *
+ * <pre>{@code
+ * Dataset ds = Dataset.open("/data/events.lance").block();
+ * Flux<VectorSchemaRoot> rows = ds.scanner().columns("id", "name").filter("score > 0.5").limit(100).scan(allocator);
+ * }</pre>
+ *
+ * <p>Every {@code Dataset} holds the store open: close each one (datasets derived from another share its
+ * store, which closes with the last of them). Errors are {@link DatasetException}s naming the URI and version.
+ *
+ * <p>Extension points for the operations still to come (update, merge-insert, schema evolution, compaction,
+ * cleanup, restore): each is a transaction built by {@link io.javelin.tx.transaction.Transactions} and
+ * committed through {@link #commit(Transaction)}, which maps errors and opens the new version.
+ */
+public final class Dataset implements AutoCloseable {
+
+    /** Shared by all versions opened from one {@link #open}: the store, its page-I/O scheduler, the table. */
+    static final class Handle {
+        final String uri;
+        final ObjectStore store;
+        final ManifestStore manifests;
+        final Table table;
+        final PageIoScheduler io;
+        final CommitEngine commits;
+        private final AtomicInteger refs = new AtomicInteger(1);
+
+        Handle(String uri, ObjectStore store) {
+            this.uri = uri;
+            this.store = store;
+            this.manifests = new ObjectStoreManifestStore(store, "");
+            this.table = new Table(manifests);
+            this.io = new PageIoScheduler(store);
+            this.commits = new CommitEngine(manifests, CommitOptions.defaults());
+        }
+
+        Handle retain() {
+            refs.incrementAndGet();
+            return this;
+        }
+
+        void release() {
+            if (refs.decrementAndGet() == 0) {
+                store.close();
+            }
+        }
+
+        static Handle open(String uri, Map<String, String> options) {
+            try {
+                return new Handle(uri, ObjectStores.open(uri, options));
+            } catch (ObjectStoreException e) {
+                throw new DatasetException(uri, -1, "Cannot open store: " + e.getMessage(), e);
+            }
+        }
+    }
+
+    private final Handle handle;
+    private final Snapshot snapshot;
+    private final Schema arrowSchema;
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    private Dataset(Handle handle, Snapshot snapshot) {
+        this.handle = handle;
+        this.snapshot = snapshot;
+        this.arrowSchema = ArrowSchemas.toArrow(snapshot.schema());
+    }
+
+    // ------------------------------------------------------------------ open
+
+    public static Mono<Dataset> open(String uri) {
+        return open(uri, Map.of());
+    }
+
+    /** The latest version; {@code storageOptions} are Lance's ({@code aws_region}, {@code timeout}, ...). */
+    public static Mono<Dataset> open(String uri, Map<String, String> storageOptions) {
+        return open(uri, storageOptions, h -> h.table.open(), -1);
+    }
+
+    public static Mono<Dataset> open(String uri, Map<String, String> storageOptions, long version) {
+        return open(uri, storageOptions, h -> h.table.checkout(version), version);
+    }
+
+    public static Mono<Dataset> open(String uri, Map<String, String> storageOptions, String tag) {
+        return open(uri, storageOptions, h -> h.table.checkout(tag), -1);
+    }
+
+    private static Mono<Dataset> open(String uri, Map<String, String> options,
+                                      java.util.function.Function<Handle, Mono<Snapshot>> which, long version) {
+        return Mono.defer(() -> {
+            Handle h = Handle.open(uri, options);
+            return which.apply(h).map(s -> new Dataset(h, s))
+                    .doOnError(e -> h.release())
+                    .doOnCancel(h::release)
+                    .onErrorMap(e -> translate(uri, version, e));
+        });
+    }
+
+    // ------------------------------------------------------------------ metadata
+
+    public String uri() {
+        return handle.uri;
+    }
+
+    public long version() {
+        return snapshot.version();
+    }
+
+    /** The schema as Arrow (field ids in the {@code PARQUET:field_id}-free Lance form). */
+    public Schema schema() {
+        return arrowSchema;
+    }
+
+    public LanceSchema lanceSchema() {
+        return snapshot.schema();
+    }
+
+    public Snapshot snapshot() {
+        return snapshot;
+    }
+
+    public List<FragmentInfo> fragments() {
+        return snapshot.fragments();
+    }
+
+    /** Lance file version of the data files ("2.0", "2.1", "2.2"). */
+    public String dataStorageVersion() {
+        return snapshot.dataStorageVersion();
+    }
+
+    /** Commit time of this version. */
+    public Instant timestamp() {
+        var ts = snapshot.manifestFile().manifest().getTimestamp();
+        return Instant.ofEpochSecond(ts.getSeconds(), ts.getNanos());
+    }
+
+    /** Every committed version, oldest first. */
+    public Mono<List<VersionInfo>> versions() {
+        return handle.table.versions().list()
+                .flatMapMany(Flux::fromIterable)
+                .concatMap(loc -> handle.table.versions().read(loc).map(f -> {
+                    var m = f.manifest();
+                    long rows = 0;
+                    for (DataFragment fr : m.getFragmentsList()) {
+                        rows += fr.getPhysicalRows() - (fr.hasDeletionFile() ? fr.getDeletionFile().getNumDeletedRows() : 0);
+                    }
+                    String op = f.transaction() != null && f.transaction().getOperationCase() != Transaction.OperationCase.OPERATION_NOT_SET
+                            ? OperationKind.of(f.transaction()).toString() : "?";
+                    return new VersionInfo(f.version(), Instant.ofEpochSecond(m.getTimestamp().getSeconds(), m.getTimestamp().getNanos()),
+                            op, rows, m.getFragmentsCount());
+                }), 1)
+                .collectList()
+                .onErrorMap(e -> translate(uri(), version(), e));
+    }
+
+    /** Live rows, from the manifest alone. */
+    public Mono<Long> count() {
+        return Mono.just(snapshot.countRows());
+    }
+
+    /** Live rows matching {@code filter} (reads only the filter's columns). */
+    public Mono<Long> count(String filter) {
+        return filter == null || filter.isBlank() ? count() : scanner().filter(filter).count();
+    }
+
+    /** A scan of this version with default options; configure with the returned immutable builder. */
+    public Scanner scanner() {
+        return new Scanner(this);
+    }
+
+    // ------------------------------------------------------------------ take
+
+    /** Rows at logical positions (0-based over live rows, in fragment order), in the order given. */
+    public Mono<VectorSchemaRoot> take(long[] indices, List<String> columns, BufferAllocator allocator) {
+        return Mono.defer(() -> Flux.fromIterable(fragments()).concatMap(f -> deletions(f).map(d -> Map.entry(f, d)), 4)
+                .collectList()
+                .map(frags -> {
+                    long[] addrs = new long[indices.length];
+                    for (int i = 0; i < indices.length; i++) {
+                        addrs[i] = addressOf(indices[i], frags);
+                    }
+                    return addrs;
+                })
+                .flatMap(addrs -> Take.take(this, addrs, columns, allocator, false)))
+                .onErrorMap(e -> translate(uri(), version(), e));
+    }
+
+    /** Rows by row id (equal to row addresses: stable row ids are not enabled by this engine). */
+    public Mono<VectorSchemaRoot> takeRowIds(long[] rowIds, List<String> columns, BufferAllocator allocator) {
+        if (snapshot.manifestFile().manifest().getReaderFeatureFlags() % 4 >= 2) {
+            return Mono.error(new DatasetException(uri(), version(), "Stable row ids are not supported yet"));
+        }
+        return takeRowAddresses(rowIds, columns, allocator);
+    }
+
+    /** Rows by address {@code (fragment_id << 32) | offset}; deleted or missing rows are an error. */
+    public Mono<VectorSchemaRoot> takeRowAddresses(long[] addresses, List<String> columns, BufferAllocator allocator) {
+        return Take.take(this, addresses, columns, allocator, true).onErrorMap(e -> translate(uri(), version(), e));
+    }
+
+    private long addressOf(long index, List<Map.Entry<FragmentInfo, RoaringBitmap>> frags) {
+        if (index < 0) {
+            throw new InvalidScanException(uri(), version(), "Row index " + index + " is negative");
+        }
+        long remaining = index;
+        for (var e : frags) {
+            FragmentInfo f = e.getKey();
+            long live = f.physicalRows() - e.getValue().getLongCardinality();
+            if (remaining < live) {
+                RoaringBitmap del = e.getValue();
+                // the remaining-th offset not in del
+                long lo = remaining;
+                long hi = f.physicalRows() - 1;
+                while (lo < hi) {
+                    long mid = (lo + hi) >>> 1;
+                    long liveUpTo = mid + 1 - del.rankLong((int) mid);
+                    if (liveUpTo > remaining) {
+                        hi = mid;
+                    } else {
+                        lo = mid + 1;
+                    }
+                }
+                return (f.id() << 32) | lo;
+            }
+            remaining -= live;
+        }
+        throw new InvalidScanException(uri(), version(), "Row index " + index + " is out of range (" + snapshot.countRows() + " rows)");
+    }
+
+    // ------------------------------------------------------------------ writes
+
+    /** Writes {@code data} (batches are closed once encoded) as a new dataset or version, per {@code params.mode()}. */
+    public static Mono<Dataset> write(String uri, Flux<VectorSchemaRoot> data, Schema schema, WriteParams params) {
+        return write(uri, Map.of(), data, schema, params);
+    }
+
+    public static Mono<Dataset> write(String uri, Map<String, String> storageOptions, Flux<VectorSchemaRoot> data, Schema schema,
+                                      WriteParams params) {
+        return Mono.defer(() -> {
+            Handle h = Handle.open(uri, storageOptions);
+            return Writes.write(h, data, schema, params)
+                    .map(s -> new Dataset(h, s))
+                    .doOnError(e -> h.release())
+                    .doOnCancel(h::release)
+                    .onErrorMap(e -> translate(uri, -1, e));
+        });
+    }
+
+    public Mono<Dataset> append(Flux<VectorSchemaRoot> data, Schema schema) {
+        return Writes.write(handle, data, schema, WriteParams.of(WriteMode.APPEND)).map(this::derived)
+                .onErrorMap(e -> translate(uri(), version(), e));
+    }
+
+    public Mono<Dataset> overwrite(Flux<VectorSchemaRoot> data, Schema schema, WriteParams params) {
+        return Writes.write(handle, data, schema, params.withMode(WriteMode.OVERWRITE)).map(this::derived)
+                .onErrorMap(e -> translate(uri(), version(), e));
+    }
+
+    /**
+     * Distributed writes, step 1: writes data files and returns their fragments without committing.
+     * Ship {@link FragmentMetadata#toJson()} to the committer.
+     */
+    public static Mono<List<FragmentMetadata>> writeFragments(String uri, Map<String, String> storageOptions,
+                                                              Flux<VectorSchemaRoot> data, Schema schema, WriteParams params) {
+        return Mono.usingWhen(Mono.fromCallable(() -> Handle.open(uri, storageOptions)),
+                h -> Writes.writeFragments(h, data, schema, params),
+                h -> Mono.fromRunnable(h::release))
+                .onErrorMap(e -> translate(uri, -1, e));
+    }
+
+    /**
+     * Distributed writes, step 2: commits fragments written by many workers as one Append (to the latest
+     * version) or one Overwrite (creating the dataset if needed, with {@code schema}).
+     */
+    public static Mono<Dataset> commit(String uri, Map<String, String> storageOptions, WriteMode mode,
+                                       List<FragmentMetadata> fragments, Schema schema) {
+        return Mono.defer(() -> {
+            Handle h = Handle.open(uri, storageOptions);
+            return Writes.commitFragments(h, mode, fragments, schema)
+                    .map(s -> new Dataset(h, s))
+                    .doOnError(e -> h.release())
+                    .onErrorMap(e -> translate(uri, -1, e));
+        });
+    }
+
+    /** Soft-deletes the rows matching {@code filter} in a new version (deletion files; data files untouched). */
+    public Mono<Dataset> delete(String filter) {
+        return Writes.delete(this, filter).map(this::derived).onErrorMap(e -> translate(uri(), version(), e));
+    }
+
+    /** Commits a transaction read at this version; the hook for operations built elsewhere. */
+    public Mono<Dataset> commit(Transaction txn) {
+        return handle.commits.commit(txn).flatMap(r -> handle.table.checkout(r.version())).map(this::derived)
+                .onErrorMap(e -> translate(uri(), version(), e));
+    }
+
+    // ------------------------------------------------------------------ versions and tags
+
+    public Mono<Dataset> checkout(long version) {
+        return handle.table.checkout(version).map(this::derived).onErrorMap(e -> translate(uri(), version, e));
+    }
+
+    public Mono<Dataset> checkout(String tag) {
+        return handle.table.checkout(tag).map(this::derived).onErrorMap(e -> translate(uri(), -1, e));
+    }
+
+    public Mono<Dataset> checkoutLatest() {
+        return handle.table.open().map(this::derived).onErrorMap(e -> translate(uri(), -1, e));
+    }
+
+    public Mono<Map<String, Tag>> tags() {
+        return handle.table.tags().list().onErrorMap(e -> translate(uri(), -1, e));
+    }
+
+    public Mono<Tag> createTag(String name, long version) {
+        return handle.table.tags().create(name, version, Map.of()).onErrorMap(e -> translate(uri(), version, e));
+    }
+
+    public Mono<Tag> updateTag(String name, long version) {
+        return handle.table.tags().update(name, version).onErrorMap(e -> translate(uri(), version, e));
+    }
+
+    public Mono<Void> deleteTag(String name) {
+        return handle.table.tags().delete(name).onErrorMap(e -> translate(uri(), -1, e));
+    }
+
+    // ------------------------------------------------------------------ internals
+
+    Handle handle() {
+        return handle;
+    }
+
+    private Dataset derived(Snapshot s) {
+        return new Dataset(handle.retain(), s);
+    }
+
+    Mono<RoaringBitmap> deletions(FragmentInfo f) {
+        return DeletionFiles.read(handle.manifests, f.fragment());
+    }
+
+    Mono<LanceFileReader> openFile(String path) {
+        return LanceFileReader.open(new ObjectStoreSource(handle.store, "data/" + path, handle.io));
+    }
+
+    Predicate compile(String filter) {
+        try {
+            return Predicate.compile(filter, arrowSchema);
+        } catch (FilterParseException e) {
+            throw new InvalidScanException(uri(), version(), "Invalid filter: " + e.getMessage(), e);
+        }
+    }
+
+    /** Maps lower-layer failures to the typed errors of this API. */
+    static Throwable translate(String uri, long version, Throwable e) {
+        return switch (e) {
+            case DatasetException d -> d;
+            case Error err -> err;
+            case VersionNotFoundException v -> new DatasetNotFoundException(uri, version, v.getMessage(), v);
+            case io.javelin.tx.DatasetAlreadyExistsException a -> new DatasetAlreadyExistsException(uri, version, a.getMessage(), a);
+            case CommitConflictException c -> new DatasetCommitConflictException(uri, version, c.getMessage(), c);
+            case RefNotFoundException r -> new TagException(uri, version, r.getMessage(), r);
+            case RefAlreadyExistsException r -> new TagException(uri, version, r.getMessage(), r);
+            case InvalidNameException r -> new TagException(uri, version, r.getMessage(), r);
+            case FilterParseException f -> new InvalidScanException(uri, version, "Invalid filter: " + f.getMessage(), f);
+            case TxException t -> new DatasetException(uri, version, t.getMessage(), t);
+            case ObjectStoreException o -> new DatasetException(uri, version, o.getMessage(), o);
+            case IllegalArgumentException i -> new InvalidScanException(uri, version, i.getMessage(), i);
+            default -> new DatasetException(uri, version, String.valueOf(e.getMessage()), e);
+        };
+    }
+
+    @Override
+    public void close() {
+        if (closed.compareAndSet(false, true)) {
+            handle.release();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "Dataset[" + uri() + " v" + version() + "]";
+    }
+}

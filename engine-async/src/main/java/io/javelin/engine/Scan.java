@@ -1,0 +1,399 @@
+package io.javelin.engine;
+
+import io.javelin.engine.filter.Predicate;
+import io.javelin.engine.filter.Selection;
+import io.javelin.tx.FragmentInfo;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.roaringbitmap.RoaringBitmap;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+/**
+ * The scan pipeline. Per fragment: deletion vector and data files opened, filter columns scanned in
+ * physical batches (decoded on the parallel scheduler, pages through the page-I/O scheduler), the filter
+ * evaluated, deleted rows dropped, then the remaining columns taken for surviving rows only (late
+ * materialization). Fragments run {@code fragment_readahead} at a time, each buffering at most
+ * {@code batch_readahead} batches; demand flows from the subscriber to the page reads, so a slow
+ * subscriber never makes memory grow. Anything dropped by cancellation or errors is closed.
+ */
+final class Scan {
+
+    private Scan() {
+    }
+
+    /**
+     * Output batches not yet handed to the subscriber. A batch racing a cancellation can be stranded in an
+     * operator queue that was already cleared; whatever is still here when the scan terminates is closed.
+     * Ownership is arbitrated by {@code remove}: whoever removes a batch closes (or delivers) it.
+     */
+    static final class InFlight {
+        private final java.util.Set<VectorSchemaRoot> live = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        private volatile boolean closed;
+
+        VectorSchemaRoot track(VectorSchemaRoot r) {
+            live.add(r);
+            if (closed && live.remove(r)) {
+                r.close();
+            }
+            return r;
+        }
+
+        private final java.util.Set<VectorSchemaRoot> handedOut =
+                java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+
+        void delivered(VectorSchemaRoot r) {
+            live.remove(r);
+            synchronized (handedOut) {
+                handedOut.add(r);
+            }
+        }
+
+        /**
+         * Discard/drop hook. Some operators discard a value they already emitted (concatMap's scalar
+         * fast path on cancel), so batches already handed to the subscriber are never closed here.
+         */
+        void release(Object o) {
+            if (o instanceof VectorSchemaRoot r) {
+                synchronized (handedOut) {
+                    if (handedOut.contains(r)) {
+                        return;
+                    }
+                }
+            }
+            Scan.release(o);
+        }
+
+        void closeAll() {
+            closed = true;
+            for (VectorSchemaRoot r : live) {
+                if (live.remove(r)) {
+                    r.close();
+                }
+            }
+        }
+    }
+
+    static Flux<VectorSchemaRoot> run(Scanner s, Scanner.Plan plan, BufferAllocator allocator) {
+        InFlight inFlight = new InFlight();
+        return runTracked(s, plan, allocator, inFlight)
+                .doOnNext(inFlight::delivered)
+                .doFinally(sig -> inFlight.closeAll());
+    }
+
+    private static Flux<VectorSchemaRoot> runTracked(Scanner s, Scanner.Plan plan, BufferAllocator allocator, InFlight inFlight) {
+        List<FragmentInfo> frags = plan.fragments();
+        long skip = s.offset;
+        if (plan.predicate() == null && skip > 0) {
+            // offset pushdown: whole fragments before the offset are never opened
+            List<FragmentInfo> kept = new ArrayList<>();
+            for (FragmentInfo f : frags) {
+                if (kept.isEmpty() && skip >= f.liveRows()) {
+                    skip -= f.liveRows();
+                } else {
+                    kept.add(f);
+                }
+            }
+            frags = kept;
+        }
+        Map<Long, Long> liveLimit = new java.util.HashMap<>();
+        if (plan.predicate() == null && s.limit >= 0) {
+            // limit pushdown: only the fragments (and, in the last one, the rows) the limit needs are read
+            long needed = skip + s.limit;
+            List<FragmentInfo> kept = new ArrayList<>();
+            for (FragmentInfo f : frags) {
+                if (needed <= 0) {
+                    break;
+                }
+                kept.add(f);
+                if (f.liveRows() > needed) {
+                    liveLimit.put(f.id(), needed);
+                }
+                needed -= f.liveRows();
+            }
+            frags = kept;
+        }
+        Flux<FragmentInfo> source = Flux.fromIterable(frags);
+        Flux<VectorSchemaRoot> batches = s.ordered
+                ? source.flatMapSequential(f -> fragment(s, plan, f, liveLimit.get(f.id()), allocator).map(inFlight::track), s.fragmentReadahead, s.batchReadahead)
+                : source.flatMap(f -> fragment(s, plan, f, liveLimit.get(f.id()), allocator).map(inFlight::track), s.fragmentReadahead, s.batchReadahead);
+        Flux<VectorSchemaRoot> out = (skip > 0 || s.limit >= 0) ? window(batches, skip, s.limit, allocator, inFlight) : batches;
+        return out.doOnDiscard(Object.class, inFlight::release)
+                // a batch racing a cancellation (limit reached, subscriber gone) is "dropped", not discarded
+                .contextWrite(ctx -> ctx.put(ON_NEXT_DROPPED, (java.util.function.Consumer<Object>) inFlight::release));
+    }
+
+    /** Reactor's context key for a subscriber-local onNextDropped hook ({@code Hooks.KEY_ON_NEXT_DROPPED}). */
+    static final String ON_NEXT_DROPPED = "reactor.onNextDropped.local";
+
+    /** Closes what the pipeline (ours and the reader's) may drop: batches, indexed batches, page buffers. */
+    static void release(Object o) {
+        if (o instanceof VectorSchemaRoot r) {
+            r.close();
+        } else if (o instanceof io.javelin.encoding.io.ByteRange b) {
+            b.close();
+        } else if (o instanceof List<?> l) {
+            for (Object x : l) {
+                if (x instanceof io.javelin.encoding.io.ByteRange b) {
+                    b.close();
+                }
+            }
+        } else if (o instanceof reactor.util.function.Tuple2<?, ?> t && t.getT2() instanceof VectorSchemaRoot r) {
+            r.close();
+        }
+    }
+
+    /** Offset and limit over the merged stream; completing cancels the upstream (limit pushdown). */
+    private static Flux<VectorSchemaRoot> window(Flux<VectorSchemaRoot> in, long offset, long limit, BufferAllocator allocator,
+                                                  InFlight inFlight) {
+        if (limit == 0) {
+            return Flux.empty();
+        }
+        return Flux.defer(() -> {
+            long[] state = {offset, limit < 0 ? Long.MAX_VALUE : limit};
+            return in.handle((VectorSchemaRoot b, reactor.core.publisher.SynchronousSink<VectorSchemaRoot> sink) -> {
+                int n = b.getRowCount();
+                int from = (int) Math.min(n, state[0]);
+                state[0] -= from;
+                int take = (int) Math.min(n - from, state[1]);
+                state[1] -= take;
+                if (take == 0) {
+                    inFlight.delivered(b);
+                    b.close();
+                } else if (from == 0 && take == n) {
+                    sink.next(b);
+                } else {
+                    inFlight.delivered(b);
+                    try (b) {
+                        sink.next(inFlight.track(Batches.slice(b, from, take, allocator)));
+                    }
+                }
+                if (state[1] == 0) {
+                    sink.complete();
+                }
+            });
+        });
+    }
+
+    /** Physical end offset covering the first {@code live} live rows. */
+    static long physicalEnd(RoaringBitmap deleted, long physicalRows, long live) {
+        if (deleted.isEmpty()) {
+            return Math.min(physicalRows, live);
+        }
+        long lo = 0;
+        long hi = physicalRows - 1;
+        while (lo < hi) {
+            long mid = (lo + hi) >>> 1;
+            if (mid + 1 - deleted.rankLong((int) mid) >= live) {
+                hi = mid;
+            } else {
+                lo = mid + 1;
+            }
+        }
+        return lo + 1;
+    }
+
+    private static Flux<VectorSchemaRoot> fragment(Scanner s, Scanner.Plan plan, FragmentInfo f, Long liveLimit,
+                                                   BufferAllocator allocator) {
+        Dataset ds = s.dataset;
+        Predicate pred = plan.predicate();
+        boolean late = pred != null && s.pushdown && !plan.restColumns().isEmpty();
+        List<String> first = late ? plan.filterColumns() : plan.readColumns();
+        int batchSize = s.batchSize;
+        return Mono.zip(ds.deletions(f), FragmentSource.open(ds, f, plan.readColumns()))
+                .flatMapMany(t -> {
+                    RoaringBitmap deleted = t.getT1();
+                    FragmentSource src = t.getT2();
+                    long end = liveLimit == null ? Long.MAX_VALUE : physicalEnd(deleted, f.physicalRows(), liveLimit);
+                    return src.scan(first, 0, end, batchSize, allocator)
+                            .index()
+                            .concatMap(ib -> {
+                                long start = ib.getT1() * batchSize;
+                                VectorSchemaRoot b = ib.getT2();
+                                int[] pos;
+                                try {
+                                    pos = survivors(b, start, deleted, pred);
+                                } catch (RuntimeException e) {
+                                    b.close();
+                                    return Mono.error(e);
+                                }
+                                return finish(s, plan, src, b, start, pos, late, allocator);
+                            }, 1)
+                            .doOnDiscard(reactor.util.function.Tuple2.class, Scan::closeTuple);
+                });
+    }
+
+    /**
+     * Positions of rows of {@code b} (physical rows {@code start...}) that pass the filter and are not
+     * deleted; null when all rows survive.
+     */
+    static int[] survivors(VectorSchemaRoot b, long start, RoaringBitmap deleted, Predicate pred) {
+        int n = b.getRowCount();
+        boolean anyDeleted = !deleted.isEmpty() && deleted.rangeCardinality(start, start + n) > 0;
+        if (pred == null) {
+            if (!anyDeleted) {
+                return null;
+            }
+            int[] out = new int[n];
+            int k = 0;
+            for (int i = 0; i < n; i++) {
+                if (!deleted.contains((int) (start + i))) {
+                    out[k++] = i;
+                }
+            }
+            return java.util.Arrays.copyOf(out, k);
+        }
+        Selection sel = pred.evaluate(b);
+        if (sel.selectedCount() == n && !anyDeleted) {
+            return null;
+        }
+        int[] p = sel.positions();
+        if (!anyDeleted) {
+            return p;
+        }
+        int k = 0;
+        for (int i : p) {
+            if (!deleted.contains((int) (start + i))) {
+                p[k++] = i;
+            }
+        }
+        return java.util.Arrays.copyOf(p, k);
+    }
+
+    private static Mono<VectorSchemaRoot> finish(Scanner s, Scanner.Plan plan, FragmentSource src, VectorSchemaRoot b, long start,
+                                                 int[] pos, boolean late, BufferAllocator allocator) {
+        int rows = pos == null ? b.getRowCount() : pos.length;
+        if (rows == 0) {
+            b.close();
+            return Mono.empty();
+        }
+        long[] offsets = new long[rows];
+        for (int i = 0; i < rows; i++) {
+            offsets[i] = start + (pos == null ? i : pos[i]);
+        }
+        Map<String, FieldVector> byName = new LinkedHashMap<>();
+        try {
+            if (pos == null) {
+                for (FieldVector v : b.getFieldVectors()) {
+                    byName.put(v.getField().getName(), v);
+                }
+            } else {
+                try (b) {
+                    for (FieldVector v : b.getFieldVectors()) {
+                        byName.put(v.getField().getName(), Batches.copyRows(v, pos, allocator));
+                    }
+                }
+            }
+        } catch (RuntimeException e) {
+            byName.values().forEach(FieldVector::close);
+            b.close();
+            return Mono.error(e);
+        }
+        long fragId = src.fragment().id();
+        if (!late) {
+            // hide(): concatMap's scalar fast path would discard the value again on a later cancel
+            return Mono.just(output(s, plan, byName, fragId, offsets, rows, allocator)).hide();
+        }
+        // Late materialization: fetch the other columns for the surviving rows only. Whoever flips `owner`
+        // first owns the filter-column vectors: the result mapping (to build the batch) or a cancel/error (to close).
+        java.util.concurrent.atomic.AtomicBoolean owner = new java.util.concurrent.atomic.AtomicBoolean();
+        Runnable release = () -> {
+            if (owner.compareAndSet(false, true)) {
+                byName.values().forEach(FieldVector::close);
+            }
+        };
+        return src.take(offsets, plan.restColumns(), allocator)
+                .map(rest -> {
+                    if (!owner.compareAndSet(false, true)) {
+                        rest.close();
+                        return Batches.root(List.of(), 0);
+                    }
+                    Map<String, FieldVector> m = new LinkedHashMap<>(byName);
+                    for (FieldVector v : rest.getFieldVectors()) {
+                        m.put(v.getField().getName(), v);
+                    }
+                    return output(s, plan, m, fragId, offsets, rows, allocator);
+                })
+                .filter(r -> r.getRowCount() > 0 || !r.getFieldVectors().isEmpty())
+                .doOnCancel(release)
+                .doOnError(e -> release.run())
+                .doOnSuccess(r -> {
+                    if (r == null) {
+                        release.run();
+                    }
+                });
+    }
+
+    private static VectorSchemaRoot output(Scanner s, Scanner.Plan plan, Map<String, FieldVector> m, long fragId, long[] offsets,
+                                           int rows, BufferAllocator allocator) {
+        List<FieldVector> extra = new ArrayList<>();
+        try {
+            if (s.withRowId) {
+                extra.add(Batches.rowAddresses(Batches.ROW_ID, fragId, offsets, allocator));
+            }
+            if (s.withRowAddress) {
+                extra.add(Batches.rowAddresses(Batches.ROW_ADDR, fragId, offsets, allocator));
+            }
+        } catch (RuntimeException e) {
+            extra.forEach(FieldVector::close);
+            m.values().forEach(FieldVector::close);
+            throw e;
+        }
+        return plan.projection().apply(m, extra, rows, allocator);
+    }
+
+    private static void closeTuple(reactor.util.function.Tuple2<?, ?> t) {
+        if (t.getT2() instanceof VectorSchemaRoot r) {
+            r.close();
+        }
+    }
+
+    static Mono<Long> count(Scanner s, Scanner.Plan plan) {
+        if (plan.predicate() == null) {
+            long n = 0;
+            for (FragmentInfo f : plan.fragments()) {
+                n += f.liveRows();
+            }
+            return Mono.just(n);
+        }
+        return Flux.fromIterable(plan.fragments())
+                .flatMapSequential(f -> matching(s.dataset, f, plan.predicate(), plan.filterColumns(), s.batchSize)
+                        .map(RoaringBitmap::getLongCardinality), s.fragmentReadahead, 1)
+                .reduce(0L, Long::sum);
+    }
+
+    /** Physical offsets of live rows of {@code f} matching {@code pred} (reads only the filter columns). */
+    static Mono<RoaringBitmap> matching(Dataset ds, FragmentInfo f, Predicate pred, List<String> filterColumns, int batchSize) {
+        return Mono.defer(() -> {
+            org.apache.arrow.memory.BufferAllocator alloc = new org.apache.arrow.memory.RootAllocator();
+            return Mono.zip(ds.deletions(f), FragmentSource.open(ds, f, filterColumns))
+                    .flatMap(t -> {
+                        RoaringBitmap deleted = t.getT1();
+                        RoaringBitmap hits = new RoaringBitmap();
+                        return t.getT2().scan(filterColumns, 0, Long.MAX_VALUE, batchSize, alloc)
+                                .index()
+                                .doOnNext(ib -> {
+                                    try (VectorSchemaRoot b = ib.getT2()) {
+                                        long start = ib.getT1() * batchSize;
+                                        int[] pos = survivors(b, start, deleted, pred);
+                                        if (pos == null) {
+                                            hits.add(start, start + b.getRowCount());
+                                        } else {
+                                            for (int p : pos) {
+                                                hits.add((int) (start + p));
+                                            }
+                                        }
+                                    }
+                                })
+                                .doOnDiscard(reactor.util.function.Tuple2.class, Scan::closeTuple)
+                                .then(Mono.fromCallable(() -> hits));
+                    })
+                    .doFinally(sig -> alloc.close());
+        });
+    }
+}

@@ -1,0 +1,114 @@
+package io.javelin.engine;
+
+import io.javelin.tx.FragmentInfo;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.util.TransferPair;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+/** Random access by row address: per fragment one take from its data files, then rows put back in request order. */
+final class Take {
+
+    private Take() {
+    }
+
+    static Mono<VectorSchemaRoot> take(Dataset ds, long[] addresses, List<String> columns, BufferAllocator allocator,
+                                       boolean checkDeleted) {
+        return Mono.defer(() -> {
+            Projection projection = Projection.of(columns, ds.schema(), ds.uri(), ds.version());
+            Map<Long, FragmentInfo> byId = new HashMap<>();
+            for (FragmentInfo f : ds.fragments()) {
+                byId.put(f.id(), f);
+            }
+            // fragment id -> (request positions, offsets)
+            Map<Long, List<Integer>> positions = new LinkedHashMap<>();
+            for (int i = 0; i < addresses.length; i++) {
+                long fid = addresses[i] >>> 32;
+                long off = addresses[i] & 0xFFFF_FFFFL;
+                FragmentInfo f = byId.get(fid);
+                if (f == null || off >= f.physicalRows()) {
+                    return Mono.error(new InvalidScanException(ds.uri(), ds.version(), "No row at address " + addresses[i]
+                            + " (fragment " + fid + ", offset " + off + ")"));
+                }
+                positions.computeIfAbsent(fid, k -> new ArrayList<>()).add(i);
+            }
+            List<String> read = projection.topLevel();
+            if (addresses.length == 0) {
+                Map<String, FieldVector> empty = new LinkedHashMap<>();
+                for (String c : read) {
+                    FieldVector v = ds.schema().findField(c).createVector(allocator);
+                    v.setValueCount(0);
+                    empty.put(c, v);
+                }
+                return Mono.just(projection.apply(empty, List.of(), 0, allocator));
+            }
+            return Flux.fromIterable(positions.entrySet())
+                    .concatMap(e -> {
+                        FragmentInfo f = byId.get(e.getKey());
+                        long[] offs = e.getValue().stream().mapToLong(i -> addresses[i] & 0xFFFF_FFFFL).toArray();
+                        Mono<Void> check = !checkDeleted ? Mono.empty() : ds.deletions(f).flatMap(d -> {
+                            for (long o : offs) {
+                                if (d.contains((int) o)) {
+                                    return Mono.error(new InvalidScanException(ds.uri(), ds.version(), "Row at address "
+                                            + ((f.id() << 32) | o) + " is deleted"));
+                                }
+                            }
+                            return Mono.empty();
+                        });
+                        return check.then(FragmentSource.open(ds, f, read))
+                                .flatMap(src -> src.take(offs, read, allocator))
+                                .map(r -> Map.entry(e.getValue(), r));
+                    }, 1)
+                    .doOnDiscard(Map.Entry.class, en -> ((VectorSchemaRoot) en.getValue()).close())
+                    .collectList()
+                    .map(parts -> assemble(parts, read, projection, addresses.length, allocator));
+        });
+    }
+
+    private static VectorSchemaRoot assemble(List<Map.Entry<List<Integer>, VectorSchemaRoot>> parts, List<String> read,
+                                             Projection projection, int rows, BufferAllocator allocator) {
+        Map<String, FieldVector> byName = new LinkedHashMap<>();
+        try {
+            if (parts.size() == 1) {
+                for (FieldVector v : parts.get(0).getValue().getFieldVectors()) {
+                    byName.put(v.getField().getName(), v);
+                }
+                return projection.apply(byName, List.of(), rows, allocator);
+            }
+            int[] partOf = new int[rows];
+            int[] rowIn = new int[rows];
+            for (int k = 0; k < parts.size(); k++) {
+                List<Integer> at = parts.get(k).getKey();
+                for (int j = 0; j < at.size(); j++) {
+                    partOf[at.get(j)] = k;
+                    rowIn[at.get(j)] = j;
+                }
+            }
+            for (int c = 0; c < read.size(); c++) {
+                FieldVector out = parts.get(0).getValue().getVector(c).getField().createVector(allocator);
+                byName.put(read.get(c), out);
+                TransferPair[] tps = new TransferPair[parts.size()];
+                for (int k = 0; k < parts.size(); k++) {
+                    tps[k] = parts.get(k).getValue().getVector(c).makeTransferPair(out);
+                }
+                // rows are filled in order: variable-width vectors must be written sequentially
+                for (int i = 0; i < rows; i++) {
+                    tps[partOf[i]].copyValueSafe(rowIn[i], i);
+                }
+                out.setValueCount(rows);
+            }
+            parts.forEach(p -> p.getValue().close());
+            return projection.apply(byName, List.of(), rows, allocator);
+        } catch (RuntimeException e) {
+            parts.forEach(p -> p.getValue().close());
+            throw e;
+        }
+    }
+}

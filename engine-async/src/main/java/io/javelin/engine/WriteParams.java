@@ -1,0 +1,40 @@
+package io.javelin.engine;
+
+import io.javelin.encoding.writer.LanceFileVersion;
+
+/**
+ * Settings of a write (immutable; {@code with*} return copies).
+ *
+ * @param mode               create, append or overwrite
+ * @param dataStorageVersion Lance file version of new data files (ignored on append: the dataset's wins)
+ * @param maxRowsPerFile     a data file (one fragment) is closed after this many rows (Lance default 1 Mi)
+ */
+public record WriteParams(WriteMode mode, LanceFileVersion dataStorageVersion, long maxRowsPerFile) {
+
+    public static final long DEFAULT_MAX_ROWS_PER_FILE = 1024 * 1024;
+
+    public WriteParams {
+        if (mode == null || dataStorageVersion == null) {
+            throw new IllegalArgumentException("mode and dataStorageVersion are required");
+        }
+        if (maxRowsPerFile <= 0) {
+            throw new IllegalArgumentException("maxRowsPerFile must be positive, got " + maxRowsPerFile);
+        }
+    }
+
+    public static WriteParams of(WriteMode mode) {
+        return new WriteParams(mode, LanceFileVersion.V2_1, DEFAULT_MAX_ROWS_PER_FILE);
+    }
+
+    public WriteParams withMode(WriteMode m) {
+        return new WriteParams(m, dataStorageVersion, maxRowsPerFile);
+    }
+
+    public WriteParams withDataStorageVersion(LanceFileVersion v) {
+        return new WriteParams(mode, v, maxRowsPerFile);
+    }
+
+    public WriteParams withMaxRowsPerFile(long rows) {
+        return new WriteParams(mode, dataStorageVersion, rows);
+    }
+}

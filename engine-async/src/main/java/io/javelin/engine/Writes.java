@@ -1,0 +1,248 @@
+package io.javelin.engine;
+
+import io.javelin.encoding.file.LanceFileReader;
+import io.javelin.encoding.io.ObjectStoreSource;
+import io.javelin.encoding.writer.LanceFileVersion;
+import io.javelin.encoding.writer.LanceFileWriter;
+import io.javelin.encoding.writer.WriteOptions;
+import io.javelin.engine.filter.Predicate;
+import io.javelin.tx.FragmentInfo;
+import io.javelin.tx.Snapshot;
+import io.javelin.tx.VersionNotFoundException;
+import io.javelin.tx.deletion.DeletionFiles;
+import io.javelin.tx.pb.DataFile;
+import io.javelin.tx.pb.DataFragment;
+import io.javelin.tx.pb.Transaction;
+import io.javelin.tx.schema.ArrowSchemas;
+import io.javelin.tx.schema.LanceField;
+import io.javelin.tx.schema.LanceSchema;
+import io.javelin.tx.transaction.Transactions;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.roaringbitmap.RoaringBitmap;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+/** Write paths: data files → fragments → one transaction through the commit engine. */
+final class Writes {
+
+    private Writes() {
+    }
+
+    private static Mono<Optional<Snapshot>> latest(Dataset.Handle h) {
+        return h.table.open().map(Optional::of)
+                .onErrorResume(VersionNotFoundException.class, e -> Mono.just(Optional.empty()));
+    }
+
+    static Mono<Snapshot> write(Dataset.Handle h, Flux<VectorSchemaRoot> data, Schema schema, WriteParams params) {
+        return latest(h).flatMap(cur -> {
+            WriteMode mode = params.mode();
+            if (mode == WriteMode.CREATE && cur.isPresent()) {
+                return Mono.error(new DatasetAlreadyExistsException(h.uri, cur.get().version(), "Dataset already exists"));
+            }
+            boolean append = mode == WriteMode.APPEND && cur.isPresent();
+            LanceSchema lance;
+            LanceFileVersion fileVersion;
+            if (append) {
+                Snapshot s = cur.get();
+                lance = s.schema();
+                checkSameSchema(h.uri, s.version(), ArrowSchemas.toArrow(lance), schema);
+                fileVersion = s.dataStorageVersion().isEmpty() ? params.dataStorageVersion()
+                        : LanceFileVersion.parse(s.dataStorageVersion());
+            } else {
+                lance = ArrowSchemas.fromArrow(schema);
+                fileVersion = params.dataStorageVersion();
+            }
+            long readVersion = cur.map(Snapshot::version).orElse(0L);
+            return writeFiles(h, data, schema, lance, fileVersion, params.maxRowsPerFile()).collectList().flatMap(frags -> {
+                Transaction txn = append
+                        ? Transactions.append(readVersion, frags)
+                        : Transactions.overwrite(readVersion, frags, lance.toProto(), Map.of());
+                return commit(h, txn);
+            });
+        }).doOnDiscard(VectorSchemaRoot.class, VectorSchemaRoot::close);
+    }
+
+    static Mono<Snapshot> commit(Dataset.Handle h, Transaction txn) {
+        return h.commits.commit(txn).flatMap(r -> h.table.checkout(r.version()));
+    }
+
+    static Mono<List<FragmentMetadata>> writeFragments(Dataset.Handle h, Flux<VectorSchemaRoot> data, Schema schema,
+                                                       WriteParams params) {
+        return latest(h).flatMap(cur -> {
+            LanceSchema lance = cur.isPresent() && params.mode() == WriteMode.APPEND ? cur.get().schema() : ArrowSchemas.fromArrow(schema);
+            if (cur.isPresent() && params.mode() == WriteMode.APPEND) {
+                checkSameSchema(h.uri, cur.get().version(), ArrowSchemas.toArrow(lance), schema);
+            }
+            return writeFiles(h, data, schema, lance, params.dataStorageVersion(), params.maxRowsPerFile())
+                    .map(FragmentMetadata::new).collectList();
+        }).doOnDiscard(VectorSchemaRoot.class, VectorSchemaRoot::close);
+    }
+
+    static Mono<Snapshot> commitFragments(Dataset.Handle h, WriteMode mode, List<FragmentMetadata> fragments, Schema schema) {
+        List<DataFragment> frags = fragments.stream().map(FragmentMetadata::fragment).toList();
+        return latest(h).flatMap(cur -> {
+            long readVersion = cur.map(Snapshot::version).orElse(0L);
+            Transaction txn = switch (mode) {
+                case APPEND -> {
+                    if (cur.isEmpty()) {
+                        yield Transactions.overwrite(0, frags, ArrowSchemas.fromArrow(schema).toProto(), Map.of());
+                    }
+                    checkSameSchema(h.uri, readVersion, ArrowSchemas.toArrow(cur.get().schema()), schema);
+                    yield Transactions.append(readVersion, frags);
+                }
+                case OVERWRITE -> Transactions.overwrite(readVersion, frags, ArrowSchemas.fromArrow(schema).toProto(), Map.of());
+                case CREATE -> {
+                    if (cur.isPresent()) {
+                        throw new DatasetAlreadyExistsException(h.uri, readVersion, "Dataset already exists");
+                    }
+                    yield Transactions.overwrite(0, frags, ArrowSchemas.fromArrow(schema).toProto(), Map.of());
+                }
+            };
+            return commit(h, txn);
+        });
+    }
+
+    /** Splits the stream into files of at most about {@code maxRows} rows; each becomes one fragment. */
+    static Flux<DataFragment> writeFiles(Dataset.Handle h, Flux<VectorSchemaRoot> data, Schema schema, LanceSchema lance,
+                                         LanceFileVersion version, long maxRows) {
+        return Flux.defer(() -> {
+            AtomicLong inFile = new AtomicLong();
+            return data.windowUntil(b -> {
+                if (inFile.addAndGet(b.getRowCount()) >= maxRows) {
+                    inFile.set(0);
+                    return true;
+                }
+                return false;
+            }, false, 1).concatMap(w -> writeFile(h, w.concatMap(b -> Mono.just(b).doFinally(sig -> b.close()), 1), schema,
+                    lance, version), 1);
+        });
+    }
+
+    private static Mono<DataFragment> writeFile(Dataset.Handle h, Flux<VectorSchemaRoot> batches, Schema schema, LanceSchema lance,
+                                                LanceFileVersion version) {
+        String name = dataFileName();
+        String path = "data/" + name;
+        return LanceFileWriter.write(batches, schema, h.store, path, WriteOptions.of(version)).flatMap(res -> {
+            if (res.rows() == 0) {
+                return h.store.delete(path).then(Mono.<DataFragment>empty());
+            }
+            return LanceFileReader.open(new ObjectStoreSource(h.store, path, h.io)).map(r -> {
+                DataFile.Builder df = DataFile.newBuilder().setPath(name)
+                        .setFileMajorVersion(version == LanceFileVersion.V2_0 ? 0 : version.footerMajor())
+                        .setFileMinorVersion(version == LanceFileVersion.V2_0 ? 3 : version.footerMinor())
+                        .setFileSizeBytes(res.bytes());
+                mapFields(r.metadata().fields(), lance.fields(), df);
+                return DataFragment.newBuilder().setId(0).addFiles(df).setPhysicalRows(res.rows()).build();
+            });
+        });
+    }
+
+    /** DataFile.fields (dataset field ids) and column_indices (file columns), pre-order, matched by name. */
+    private static void mapFields(List<io.javelin.encoding.file.LanceField> file, List<LanceField> dataset, DataFile.Builder df) {
+        for (var f : file) {
+            LanceField d = null;
+            for (LanceField x : dataset) {
+                if (x.name().equals(f.name())) {
+                    d = x;
+                }
+            }
+            if (d == null) {
+                throw new IllegalStateException("Written field " + f.name() + " is not in the dataset schema");
+            }
+            df.addFields(d.id()).addColumnIndices(f.column());
+            mapFields(f.children(), d.children(), df);
+        }
+    }
+
+    /** Lance's data file name: 24 binary digits of 3 random bytes, then 26 hex digits of 13 more, {@code .lance}. */
+    static String dataFileName() {
+        ThreadLocalRandom r = ThreadLocalRandom.current();
+        StringBuilder sb = new StringBuilder(56);
+        for (int i = 0; i < 24; i++) {
+            sb.append(r.nextBoolean() ? '1' : '0');
+        }
+        for (int i = 0; i < 26; i++) {
+            sb.append(Character.forDigit(r.nextInt(16), 16));
+        }
+        return sb.append(".lance").toString();
+    }
+
+    static void checkSameSchema(String uri, long version, Schema dataset, Schema incoming) {
+        if (!sameFields(dataset.getFields(), incoming.getFields())) {
+            throw new SchemaMismatchException(uri, version, "Data schema " + brief(incoming) + " does not match the dataset's "
+                    + brief(dataset));
+        }
+    }
+
+    private static boolean sameFields(List<Field> a, List<Field> b) {
+        if (a.size() != b.size()) {
+            return false;
+        }
+        for (int i = 0; i < a.size(); i++) {
+            Field x = a.get(i);
+            Field y = b.get(i);
+            if (!x.getName().equals(y.getName()) || !x.getType().equals(y.getType()) || !sameFields(x.getChildren(), y.getChildren())) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static String brief(Schema s) {
+        return s.getFields().stream().map(f -> f.getName() + ":" + f.getType()).toList().toString();
+    }
+
+    // ------------------------------------------------------------------ delete
+
+    private record Change(DataFragment updated, Long removed) {
+    }
+
+    static Mono<Snapshot> delete(Dataset ds, String filter) {
+        return Mono.defer(() -> {
+            Predicate pred = ds.compile(filter);
+            List<String> cols = new ArrayList<>();
+            for (var f : ds.schema().getFields()) {
+                if (pred.referencedColumns().contains(f.getName())) {
+                    cols.add(f.getName());
+                }
+            }
+            Dataset.Handle h = ds.handle();
+            return Flux.fromIterable(ds.fragments())
+                    .concatMap(f -> Mono.zip(ds.deletions(f), Scan.matching(ds, f, pred, cols, Scanner.DEFAULT_BATCH_SIZE))
+                            .flatMap(t -> change(h, ds.version(), f, t.getT1(), t.getT2())), 1)
+                    .collectList()
+                    .flatMap(changes -> {
+                        List<DataFragment> updated = new ArrayList<>();
+                        List<Long> removed = new ArrayList<>();
+                        for (Change c : changes) {
+                            if (c.updated() != null) {
+                                updated.add(c.updated());
+                            } else {
+                                removed.add(c.removed());
+                            }
+                        }
+                        return commit(h, Transactions.delete(ds.version(), updated, removed, filter));
+                    });
+        });
+    }
+
+    private static Mono<Change> change(Dataset.Handle h, long readVersion, FragmentInfo f, RoaringBitmap old, RoaringBitmap hits) {
+        if (hits.isEmpty()) {
+            return Mono.empty();
+        }
+        RoaringBitmap all = RoaringBitmap.or(old, hits);
+        if (all.getLongCardinality() >= f.physicalRows()) {
+            return Mono.just(new Change(null, f.id()));
+        }
+        return DeletionFiles.write(h.manifests, f.id(), readVersion, all)
+                .map(df -> new Change(f.fragment().toBuilder().setDeletionFile(df).build(), null));
+    }
+}
