@@ -24,12 +24,13 @@ class JavelinCliTest {
     }
 
     @Test
-    void demoPrintsVersionStoresAndSimdProvider() {
+    void demoPrintsVersionKernelsAndRunsToTheEnd() {
         Result r = run("demo");
         assertThat(r.exit()).isZero();
         assertThat(r.out()).contains("Javelin " + Javelin.version())
-                .contains("object stores : file, memory")
-                .contains("SIMD provider : " + Javelin.simdProvider());
+                .contains("kernels: " + Javelin.simdProvider())
+                .contains("time travel")
+                .contains("Done in");
         assertThat(Javelin.version()).matches("\\d+\\.\\d+\\.\\d+.*");
     }
 
