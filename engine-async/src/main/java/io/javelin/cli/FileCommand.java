@@ -20,6 +20,7 @@ import org.apache.arrow.vector.VectorUnloader;
 import org.apache.arrow.vector.ipc.ArrowFileWriter;
 import org.apache.arrow.vector.ipc.message.ArrowRecordBatch;
 import picocli.CommandLine;
+import reactor.core.scheduler.Schedulers;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -84,7 +85,7 @@ final class FileCommand implements Runnable {
                 out.println(String.join("\t", names));
                 long end = limit == Long.MAX_VALUE ? Long.MAX_VALUE : offset + limit;
                 var options = LanceFileReader.ScanOptions.all(1024).withColumns(columns).withRange(offset, end);
-                for (VectorSchemaRoot root : r.scan(options, alloc).toIterable()) {
+                for (VectorSchemaRoot root : r.scan(options, alloc).publishOn(Schedulers.boundedElastic()).toIterable()) {
                     try (root) {
                         for (int i = 0; i < root.getRowCount(); i++) {
                             List<String> cells = new ArrayList<>();
@@ -130,7 +131,8 @@ final class FileCommand implements Runnable {
                  ArrowFileWriter writer = new ArrowFileWriter(sink, null, ch)) {
                 writer.start();
                 VectorLoader loader = new VectorLoader(sink);
-                for (VectorSchemaRoot batch : r.scan(LanceFileReader.ScanOptions.all(batchSize), alloc).toIterable()) {
+                for (VectorSchemaRoot batch : r.scan(LanceFileReader.ScanOptions.all(batchSize), alloc)
+                        .publishOn(Schedulers.boundedElastic()).toIterable()) {
                     try (batch; ArrowRecordBatch rb = new VectorUnloader(batch).getRecordBatch()) {
                         loader.load(rb);
                         writer.writeBatch();

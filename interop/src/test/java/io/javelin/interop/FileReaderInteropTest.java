@@ -309,11 +309,11 @@ class FileReaderInteropTest {
 
     static Map<String, CanonChecksum.Column> ours(LanceFileReader r, LanceFileReader.ScanOptions o, BufferAllocator a) {
         CanonChecksum sum = new CanonChecksum();
-        for (VectorSchemaRoot root : r.scan(o, a).toIterable()) {
+        r.scan(o, a).doOnNext(root -> {
             try (root) {
                 sum.update(root);
             }
-        }
+        }).blockLast();
         return sum.columns();
     }
 

@@ -17,6 +17,14 @@ public interface FieldReader {
     /** Decodes a page of one of this field's columns from its buffers. */
     Object decodePage(PageRef ref, List<Buf> buffers);
 
+    /**
+     * A minimal-I/O plan to read only {@code rows} (sorted, distinct, page-local) of a page, or null
+     * when the page must be read whole.
+     */
+    default PartialPage partial(PageRef ref, long[] rows) {
+        return null;
+    }
+
     /** Assembles the rows of {@code ranges}, in order, from decoded pages. */
     Node assemble(List<long[]> ranges, Function<PageRef, Object> pages);
 }

@@ -178,7 +178,7 @@ public final class LanceFileReader implements AutoCloseable {
                     long s = start + b * batchSize;
                     long e = Math.min(end, s + batchSize);
                     List<long[]> ranges = List.<long[]>of(new long[] {s, e});
-                    return batch(fields, readers, ranges, cache, allocator, e - s);
+                    return batch(fields, readers, ranges, cache, allocator, e - s, false);
                 }, 1)
                 .doFinally(sig -> cache.clear());
     }
@@ -198,11 +198,11 @@ public final class LanceFileReader implements AutoCloseable {
             }
         }
         return Mono.defer(() -> batch(fields, fields.stream().map(this::fieldReader).toList(), ranges, new HashMap<>(), allocator,
-                indices.length));
+                indices.length, true));
     }
 
     private Mono<VectorSchemaRoot> batch(List<LanceField> fields, List<FieldReader> readers, List<long[]> ranges,
-                                         Map<PageRef, Object> cache, BufferAllocator allocator, long rows) {
+                                         Map<PageRef, Object> cache, BufferAllocator allocator, long rows, boolean partial) {
         Set<PageRef> needed = new HashSet<>();
         List<PageRef> toLoad = new ArrayList<>();
         List<FieldReader> owners = new ArrayList<>();
@@ -217,7 +217,8 @@ public final class LanceFileReader implements AutoCloseable {
         }
         cache.keySet().retainAll(needed);
         return Flux.range(0, toLoad.size())
-                .concatMap(i -> loadPage(toLoad.get(i), owners.get(i)).doOnNext(o -> cache.put(toLoad.get(i), o)), 1)
+                .concatMap(i -> load(toLoad.get(i), owners.get(i), partial ? ranges : null)
+                        .doOnNext(o -> cache.put(toLoad.get(i), o)), 1)
                 .then(Mono.fromCallable(() -> {
                     List<FieldVector> vectors = new ArrayList<>();
                     try {
@@ -238,6 +239,51 @@ public final class LanceFileReader implements AutoCloseable {
                     List<Field> fs = vectors.stream().map(FieldVector::getField).toList();
                     return new VectorSchemaRoot(fs, vectors, (int) rows);
                 }).subscribeOn(Schedulers.parallel()));
+    }
+
+    /** Loads a page whole, or (for takes on 2.1+ files) only the chunks or rows that hold {@code ranges}. */
+    private Mono<Object> load(PageRef ref, FieldReader reader, List<long[]> ranges) {
+        if (ranges == null || !metadata.version().structural()) {
+            return loadPage(ref, reader);
+        }
+        var col = metadata.columns().get(ref.column());
+        long start = 0;
+        for (int p = 0; p < ref.page(); p++) {
+            start += col.getPages(p).getLength();
+        }
+        long end = start + col.getPages(ref.page()).getLength();
+        java.util.TreeSet<Long> rows = new java.util.TreeSet<>();
+        for (long[] r : ranges) {
+            for (long i = Math.max(r[0], start); i < Math.min(r[1], end); i++) {
+                rows.add(i - start);
+            }
+        }
+        PartialPage plan = guard(metadata.resource(), metadata.cmoPositions()[ref.column()],
+                () -> reader.partial(ref, rows.stream().mapToLong(Long::longValue).toArray()));
+        if (plan == null) {
+            return loadPage(ref, reader);
+        }
+        long at = metadata.cmoPositions()[ref.column()];
+        return readBufs(plan.firstReads(), col.getPages(ref.page()).getPriority(), first ->
+                readBufs(guard(metadata.resource(), at, () -> plan.secondReads(bufs(first))),
+                        col.getPages(ref.page()).getPriority(),
+                        second -> Mono.fromCallable(() -> guard(metadata.resource(), at,
+                                () -> plan.decode(bufs(first), bufs(second))))));
+    }
+
+    private List<Buf> bufs(List<ByteRange> ranges) {
+        List<Buf> out = new ArrayList<>();
+        for (ByteRange r : ranges) {
+            out.add(Buf.of(metadata.resource(), r));
+        }
+        return out;
+    }
+
+    /** Reads ranges, runs {@code body} with them, and releases them when {@code body}'s result completes. */
+    private <T> Mono<T> readBufs(List<long[]> ranges, long priority, java.util.function.Function<List<ByteRange>, Mono<T>> body) {
+        Mono<List<ByteRange>> read = ranges.isEmpty() ? Mono.just(List.of())
+                : mapEof(metadata.resource(), source.readAll(ranges, priority));
+        return Mono.usingWhen(read, body, l -> Mono.fromRunnable(() -> l.forEach(ByteRange::close)));
     }
 
     private Mono<Object> loadPage(PageRef ref, FieldReader reader) {

@@ -95,6 +95,27 @@ public final class StructuralFieldReader implements FieldReader {
         return StructuralPages.decode(md.resource(), at, layout, buffers, page.getLength(), leaf.kind, md.fileSize());
     }
 
+    /** Rows of a page decoded partially: {@code rows[i]} (page-local) is row i of {@code page}. */
+    record SparseRows(long[] rows, LeafPage page) {
+    }
+
+    @Override
+    public io.javelin.encoding.file.PartialPage partial(PageRef ref, long[] rows) {
+        ColumnMetadata.Page page = md.columns().get(ref.column()).getPages(ref.page());
+        long at = md.cmoPositions()[ref.column()];
+        PageLayout layout = PageEncodings.pageLayout(md.resource(), at, page.getEncoding());
+        Leaf leaf = leafOf(ref.column());
+        RepDef rd = new RepDef(md.resource(), at, StructuralPages.layers(layout));
+        if (layout.hasMiniBlockLayout() && !layout.getMiniBlockLayout().hasRepCompression()
+                && page.getBufferOffsetsCount() >= 2) {
+            return PartialPlans.miniBlock(md.resource(), at, layout.getMiniBlockLayout(), page, rows, leaf.kind, rd);
+        }
+        if (layout.hasFullZipLayout() && layout.getFullZipLayout().getBitsRep() == 0 && page.getBufferOffsetsCount() >= 1) {
+            return PartialPlans.fullZip(md.resource(), at, layout.getFullZipLayout(), page, rows, leaf.kind, rd);
+        }
+        return null;
+    }
+
     private Leaf leafOf(int column) {
         for (Leaf l : leaves) {
             if (l.column == column) {
@@ -119,10 +140,31 @@ public final class StructuralFieldReader implements FieldReader {
             long row = r[0];
             while (row < r[1]) {
                 int p = firstPage(l, row);
-                LeafPage page = (LeafPage) pages.apply(new PageRef(l.column, p));
+                Object decoded = pages.apply(new PageRef(l.column, p));
                 long pageStart = l.pageStarts[p];
-                int from = (int) (row - pageStart);
-                int to = (int) Math.min(r[1] - pageStart, page.numRows);
+                LeafPage page;
+                int from;
+                int to;
+                if (decoded instanceof SparseRows sr) {
+                    page = sr.page();
+                    int i = Arrays.binarySearch(sr.rows(), row - pageStart);
+                    if (i < 0) {
+                        throw new IllegalStateException("row " + row + " was not planned");
+                    }
+                    int j = i;
+                    long end = Math.min(r[1], l.pageStarts[p + 1]) - pageStart;
+                    while (j < sr.rows().length && sr.rows()[j] == row - pageStart + (j - i) && sr.rows()[j] < end) {
+                        j++;
+                    }
+                    from = i;
+                    to = j;
+                    res.append(md.resource(), page, from, to, new RepDef(md.resource(), -1, layersOf(l, p)));
+                    row += to - from;
+                    continue;
+                }
+                page = (LeafPage) decoded;
+                from = (int) (row - pageStart);
+                to = (int) Math.min(r[1] - pageStart, page.numRows);
                 if (to <= from) {
                     throw new CorruptFileException(md.resource(), -1, "No progress reading row " + row + " of column " + l.column);
                 }

@@ -88,44 +88,85 @@ public final class StructuralPages {
 
     // ---------------------------------------------------------------- mini-block
 
+    /** Chunk table of a mini-block page: byte offset, byte size and value count per chunk. */
+    record ChunkTable(long[] offset, long[] bytes, long[] values) {
+        int size() {
+            return offset.length;
+        }
+    }
+
+    static ChunkTable chunkTable(MiniBlockLayout mb, Buf meta, long dataSize) {
+        int wordW = mb.getHasLargeChunk() ? 4 : 2;
+        int nChunks = (int) Math.min(Integer.MAX_VALUE, meta.size() / wordW);
+        long numItems = mb.getNumItems();
+        if (numItems < 0 || numItems > Compressions.MAX_VALUES) {
+            throw meta.corrupt(0, "Impossible mini-block num_items " + numItems);
+        }
+        long[] off = new long[nChunks];
+        long[] bytes = new long[nChunks];
+        long[] vals = new long[nChunks];
+        long pos = 0;
+        long items = 0;
+        for (int c = 0; c < nChunks; c++) {
+            long word = meta.uint((long) c * wordW, wordW);
+            bytes[c] = ((word >>> 4) + 1) * 8;
+            off[c] = pos;
+            pos += bytes[c];
+            int log = (int) (word & 0xF);
+            vals[c] = c == nChunks - 1 ? numItems - items : 1L << log;
+            if (vals[c] < 0 || items + vals[c] > numItems) {
+                throw meta.corrupt((long) c * wordW, "Chunk value counts exceed num_items " + numItems);
+            }
+            items += vals[c];
+        }
+        if (items != numItems) {
+            throw meta.corrupt(0, "Mini-block chunks hold " + items + " values vs num_items " + numItems);
+        }
+        if (pos > dataSize) {
+            throw meta.corrupt(0, "Mini-block chunks need " + pos + " bytes, the data buffer has " + dataSize);
+        }
+        return new ChunkTable(off, bytes, vals);
+    }
+
+    static Values dictionary(MiniBlockLayout mb, Buf dictBuf) {
+        return Compressions.block(mb.getDictionary(), dictBuf, mb.getNumDictionaryItems());
+    }
+
     static LeafPage miniBlock(String resource, long at, MiniBlockLayout mb, List<Buf> bufs, int numRows, LeafKind kind, RepDef rd) {
-        boolean hasRep = mb.hasRepCompression();
-        boolean hasDef = mb.hasDefCompression();
         boolean dictionary = mb.hasDictionary();
         int expectBufs = 2 + (dictionary ? 1 : 0) + (mb.getRepetitionIndexDepth() > 0 ? 1 : 0);
         if (bufs.size() < expectBufs) {
             throw new CorruptFileException(resource, at, "Mini-block page has " + bufs.size() + " buffers, needs " + expectBufs);
         }
-        Buf meta = bufs.get(0);
         Buf data = bufs.get(1);
-        int wordW = mb.getHasLargeChunk() ? 4 : 2;
-        long nChunks = meta.size() / wordW;
-        long numItems = mb.getNumItems();
-        long numBuffers = mb.getNumBuffers();
-        if (numItems < 0 || numItems > Compressions.MAX_VALUES || numBuffers < 1 || numBuffers > 64) {
-            throw meta.corrupt(0, "Impossible mini-block num_items " + numItems + " / num_buffers " + numBuffers);
+        ChunkTable t = chunkTable(mb, bufs.get(0), data.size());
+        Values dict = dictionary ? dictionary(mb, bufs.get(2)) : null;
+        List<Buf> chunks = new ArrayList<>();
+        List<Long> counts = new ArrayList<>();
+        for (int c = 0; c < t.size(); c++) {
+            chunks.add(data.slice(t.offset()[c], t.bytes()[c]));
+            counts.add(t.values()[c]);
         }
-        Values dict = null;
-        if (dictionary) {
-            long items = mb.getNumDictionaryItems();
-            dict = Compressions.block(mb.getDictionary(), bufs.get(2), items);
+        return decodeChunks(resource, mb, chunks, counts, dict, numRows, kind, rd);
+    }
+
+    /** Decodes the given chunks (in order) of a mini-block page into one leaf page of {@code numRows} rows. */
+    static LeafPage decodeChunks(String resource, MiniBlockLayout mb, List<Buf> chunks, List<Long> counts, Values dict,
+                                 int numRows, LeafKind kind, RepDef rd) {
+        boolean hasRep = mb.hasRepCompression();
+        boolean hasDef = mb.hasDefCompression();
+        int wordW = mb.getHasLargeChunk() ? 4 : 2;
+        long numBuffers = mb.getNumBuffers();
+        if (numBuffers < 1 || numBuffers > 64) {
+            throw new CorruptFileException(resource, -1, "Impossible mini-block num_buffers " + numBuffers);
         }
         ValuesBuilder vb = kind.builder().create();
         ShortList rep = hasRep ? new ShortList() : null;
         ShortList def = hasDef ? new ShortList() : null;
-        long pos = 0;
-        long items = 0;
         int levels = 0;
-        for (long c = 0; c < nChunks; c++) {
-            long word = meta.uint(c * wordW, wordW);
-            long bytes = ((word >>> 4) + 1) * 8;
-            int log = (int) (word & 0xF);
-            long nvals = c == nChunks - 1 ? numItems - items : 1L << log;
-            if (nvals < 0 || items + nvals > numItems) {
-                throw meta.corrupt(c * wordW, "Chunk value counts exceed num_items " + numItems);
-            }
-            Buf chunk = data.slice(pos, bytes);
-            pos += bytes;
+        for (int k = 0; k < chunks.size(); k++) {
+            Buf chunk = chunks.get(k);
+            long nvals = counts.get(k);
             int p = 0;
             int numLevels = chunk.u16(p);
             p += 2;
@@ -171,10 +212,6 @@ public final class StructuralPages {
             } else {
                 vb.append(v, 0, (int) nvals);
             }
-            items += nvals;
-        }
-        if (items != numItems) {
-            throw meta.corrupt(0, "Mini-block chunks hold " + items + " values vs num_items " + numItems);
         }
         return new LeafPage(resource, rd, numRows, levels, rep == null ? null : rep.toArray(), def == null ? null : def.toArray(),
                 vb.build());
@@ -206,6 +243,12 @@ public final class StructuralPages {
     // ---------------------------------------------------------------- full zip
 
     static LeafPage fullZip(String resource, long at, FullZipLayout fz, List<Buf> bufs, int numRows, LeafKind kind, RepDef rd) {
+        return fullZip(resource, at, fz, bufs, numRows, kind, rd, Integer.toUnsignedLong(fz.getNumItems()));
+    }
+
+    /** Full-zip decode of {@code numLevels} levels from {@code bufs.get(0)} (a whole page, or selected rows of it). */
+    static LeafPage fullZip(String resource, long at, FullZipLayout fz, List<Buf> bufs, int numRows, LeafKind kind, RepDef rd,
+                            long numLevels) {
         if (bufs.isEmpty()) {
             throw new CorruptFileException(resource, at, "Full-zip page without a data buffer");
         }
@@ -217,7 +260,6 @@ public final class StructuralPages {
         }
         int ctrl = bitsRep + bitsDef;
         int ctrlW = ctrl == 0 ? 0 : ctrl <= 8 ? 1 : ctrl <= 16 ? 2 : 4;
-        long numLevels = Integer.toUnsignedLong(fz.getNumItems());
         if (numLevels > Compressions.MAX_VALUES) {
             throw data.corrupt(0, "Impossible full-zip level count " + numLevels);
         }

@@ -21,6 +21,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** Malformed files must fail with {@link CorruptFileException} naming file and offset, nothing else. */
+@org.junit.jupiter.api.Timeout(value = 4, unit = java.util.concurrent.TimeUnit.MINUTES)
 class CorruptInputTest {
 
     static byte[] golden(String f) throws IOException {

@@ -16,6 +16,7 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+@org.junit.jupiter.api.Timeout(value = 4, unit = java.util.concurrent.TimeUnit.MINUTES)
 class GoldenFilesTest {
 
     static Map<String, CanonChecksum.Column> checksums(List<String> files, int batchSize) {
@@ -23,11 +24,11 @@ class GoldenFilesTest {
         try (BufferAllocator alloc = new RootAllocator()) {
             for (String f : files) {
                 try (LanceFileReader r = LanceFileReader.open(LocalFileSource.open(GoldenFixtures.path(f))).block()) {
-                    for (VectorSchemaRoot root : r.scan(LanceFileReader.ScanOptions.all(batchSize), alloc).toIterable()) {
+                    r.scan(LanceFileReader.ScanOptions.all(batchSize), alloc).doOnNext(root -> {
                         try (root) {
                             sum.update(root);
                         }
-                    }
+                    }).blockLast();
                 }
             }
         }
@@ -78,11 +79,11 @@ class GoldenFilesTest {
         try (BufferAllocator alloc = new RootAllocator();
              io.javelin.objectstore.ObjectStore store = io.javelin.objectstore.ObjectStores.open(file.getParent().toUri().toString())) {
             LanceFileReader r = LanceFileReader.open(new io.javelin.encoding.io.ObjectStoreSource(store, name + ".lance")).block();
-            for (VectorSchemaRoot root : r.scan(LanceFileReader.ScanOptions.all(400), alloc).toIterable()) {
+            r.scan(LanceFileReader.ScanOptions.all(400), alloc).doOnNext(root -> {
                 try (root) {
                     sum.update(root);
                 }
-            }
+            }).blockLast();
         }
         assertMatches(sum.columns(), GoldenFixtures.expectedColumns("files/" + name + ".lance.expected.json"));
     }

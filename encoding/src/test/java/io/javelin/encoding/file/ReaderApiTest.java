@@ -21,6 +21,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import reactor.test.StepVerifier;
 
+@org.junit.jupiter.api.Timeout(value = 4, unit = java.util.concurrent.TimeUnit.MINUTES)
 class ReaderApiTest {
 
     static final String[] FILES = {"files/types_v2_0.lance", "files/types_v2_1.lance", "files/types_v2_2.lance",
@@ -46,11 +47,11 @@ class ReaderApiTest {
 
     static List<List<String>> all(LanceFileReader r, LanceFileReader.ScanOptions o, BufferAllocator a) {
         List<List<String>> out = new ArrayList<>();
-        for (VectorSchemaRoot root : r.scan(o, a).toIterable()) {
+        r.scan(o, a).doOnNext(root -> {
             try (root) {
                 out.addAll(rows(root));
             }
-        }
+        }).blockLast();
         return out;
     }
 
@@ -109,6 +110,27 @@ class ReaderApiTest {
             ra.scan(LanceFileReader.ScanOptions.all(1000), a).doOnNext(VectorSchemaRoot::close).blockLast();
             ro.scan(LanceFileReader.ScanOptions.all(1000).withColumns(List.of("i8")), a).doOnNext(VectorSchemaRoot::close).blockLast();
             assertThat(one.bytesRead() - openCost).isPositive().isLessThan((all.bytesRead() - openCost) / 20);
+        }
+    }
+
+    @Test
+    void takeFetchesOnlyTheChunksAndRowsItNeeds() throws IOException {
+        byte[] bytes = Files.readAllBytes(GoldenFixtures.path("files/types_v2_2.lance"));
+        try (BufferAllocator a = new RootAllocator()) {
+            for (String col : List.of("s", "ls", "vec", "bin")) {
+                MemorySource whole = new MemorySource("whole", bytes);
+                MemorySource some = new MemorySource("some", bytes);
+                LanceFileReader rw = LanceFileReader.open(whole).block();
+                LanceFileReader rs = LanceFileReader.open(some).block();
+                long open = some.bytesRead();
+                rw.scan(LanceFileReader.ScanOptions.all(1000).withColumns(List.of(col)), a).doOnNext(VectorSchemaRoot::close)
+                        .blockLast();
+                try (VectorSchemaRoot t = rs.take(new long[] {3, 4, 900}, List.of(col), a).block();
+                     VectorSchemaRoot f = rw.take(new long[] {3, 4, 900}, List.of(col), a).block()) {
+                    assertThat(rows(t)).isEqualTo(rows(f));
+                }
+                assertThat(some.bytesRead() - open).as(col).isLessThan((whole.bytesRead() - open) / 3);
+            }
         }
     }
 
