@@ -27,7 +27,7 @@ import picocli.CommandLine.Parameters;
 
 /** {@code javelin file inspect|cat|export}: look into a single Lance data file. */
 @Command(name = "file", description = "Inspect, print or export a Lance data file (format 2.0, 2.1, 2.2).",
-        subcommands = {FileCommand.Inspect.class, FileCommand.Cat.class, FileCommand.Export.class})
+        subcommands = {FileCommand.Inspect.class, FileCommand.Cat.class, FileCommand.Export.class, FileWriteCommand.class})
 final class FileCommand implements Runnable {
 
     @CommandLine.Spec

@@ -132,10 +132,12 @@ public final class TestBatches {
                 long row = firstRow + i;
                 if ("id".equals(v.getName())) {
                     setValue(v, i, row, rnd, 0);
+                } else if (special(v, i, row)) {
+                    continue;
                 } else if ("allnull".equals(v.getName())) {
                     v.setNull(i);
                 } else if (v.getField().isNullable() && (row % 13 == col % 13)) {
-                    v.setNull(i);
+                    setNullSafe(v, i);
                 } else {
                     setValue(v, i, row, rnd, 0);
                 }
@@ -145,6 +147,69 @@ public final class TestBatches {
         }
         root.setRowCount(rows);
         return root;
+    }
+
+    /** Name-driven shapes for encoding tests: const_*, runs_*, dict_*, txt_*. */
+    static boolean special(FieldVector v, int i, long row) {
+        String n = v.getName();
+        if (n.startsWith("const_") && v instanceof IntVector x) {
+            x.setSafe(i, 42);
+            return true;
+        }
+        if (n.startsWith("runs_") && v instanceof IntVector x) {
+            x.setSafe(i, (int) (row / 500));
+            return true;
+        }
+        if (n.startsWith("dict_") && v instanceof VarCharVector x) {
+            if (row % 17 == 5) {
+                x.setNull(i);
+            } else {
+                x.setSafe(i, ("category-" + (row * 7 % 8)).getBytes(StandardCharsets.UTF_8));
+            }
+            return true;
+        }
+        if (n.startsWith("txt_") && v instanceof VarCharVector x) {
+            if (row % 19 == 4) {
+                x.setNull(i);
+            } else {
+                x.setSafe(i, ("the quick brown fox " + row + " jumps over the lazy dog " + (row % 100))
+                        .getBytes(StandardCharsets.UTF_8));
+            }
+            return true;
+        }
+        if (n.startsWith("small_") && v instanceof BigIntVector x) {
+            x.setSafe(i, row % 1000);
+            return true;
+        }
+        return false;
+    }
+
+    /** Columns forcing each encoding through field metadata (as the golden "encodings" tables). */
+    public static Schema encodings(boolean v20) {
+        List<Field> fs = new ArrayList<>(List.of(
+                f("id", new ArrowType.Int(64, true), false),
+                f("txt_zstd", ArrowType.Utf8.INSTANCE, true, Map.of("lance-encoding:compression", "zstd")),
+                f("txt_lz4", ArrowType.Utf8.INSTANCE, true, Map.of("lance-encoding:compression", "lz4")),
+                f("small_zstd", new ArrowType.Int(64, true), true,
+                        Map.of("lance-encoding:compression", "zstd", "lance-encoding:compression-level", "3")),
+                f("f_bss", new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE), true,
+                        Map.of("lance-encoding:bss", "on", "lance-encoding:compression", "zstd")),
+                f("dict_s", ArrowType.Utf8.INSTANCE, true, Map.of("lance-encoding:dict-divisor", "2")),
+                f("const_i", new ArrowType.Int(32, true), false),
+                f("runs_i", new ArrowType.Int(32, true), false, Map.of("lance-encoding:rle-threshold", "1.0")),
+                f("txt_fullzip", ArrowType.Utf8.INSTANCE, true,
+                        Map.of("lance-encoding:structural-encoding", "fullzip")),
+                f("txt_fsst", ArrowType.Utf8.INSTANCE, true),
+                f("txt_none", ArrowType.Utf8.INSTANCE, true, Map.of("lance-encoding:compression", "none")),
+                f("small_bp", new ArrowType.Int(64, true), true),
+                f("ls", ArrowType.LargeUtf8.INSTANCE, true, Map.of("lance-encoding:compression", "zstd")),
+                f("vec", new ArrowType.FixedSizeList(128), true,
+                        f("item", new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE), false))));
+        if (!v20) {
+            fs.add(f("i_mini", new ArrowType.FixedSizeList(80), true, Map.of("lance-encoding:structural-encoding", "miniblock"),
+                    f("item", new ArrowType.Int(8, true), true)));
+        }
+        return new Schema(fs);
     }
 
     static boolean nullHere(Field f, Random rnd, int depth) {
@@ -174,6 +239,7 @@ public final class TestBatches {
             case LargeVarBinaryVector x -> x.setSafe(i, bytes(rnd, row % 50 == 3 ? 5000 : rnd.nextInt(40)));
             case DateDayVector x -> x.setSafe(i, (int) (18000 + rnd.nextInt(5000)));
             case TimeStampMicroVector x -> x.setSafe(i, 1_600_000_000_000_000L + row * 1_000_000L + rnd.nextInt(1000));
+            case org.apache.arrow.vector.TimeStampMicroTZVector x -> x.setSafe(i, 1_600_000_000_000_000L + row * 1000L);
             case TimeStampNanoTZVector x -> x.setSafe(i, 1_600_000_000_000_000_000L + row * 1_000_000_000L + rnd.nextInt(1000));
             case DecimalVector x -> x.setSafe(i, BigDecimal.valueOf(rnd.nextLong() % 10_000_000_000_000L, 4));
             case FixedSizeBinaryVector x -> x.setSafe(i, bytes(rnd, x.getByteWidth()));
@@ -254,13 +320,27 @@ public final class TestBatches {
             case FixedSizeListVector l -> {
                 l.setNull(i);
                 FieldVector c = l.getDataVector();
-                c.setValueCount(Math.max(c.getValueCount(), (i + 1) * l.getListSize()));
+                int dim = l.getListSize();
+                while (c.getValueCapacity() < (i + 1) * dim) {
+                    c.reAlloc();
+                }
+                if (!c.getField().isNullable() && c instanceof org.apache.arrow.vector.BaseFixedWidthVector fw) {
+                    for (int j = i * dim; j < (i + 1) * dim; j++) {
+                        fw.setIndexDefined(j);
+                    }
+                }
+                c.setValueCount(Math.max(c.getValueCount(), (i + 1) * dim));
             }
             case StructVector s -> {
                 s.setNull(i);
                 for (FieldVector c : s.getChildrenFromFields()) {
+                    if (c.getField().isNullable()) {
+                        setNullSafe(c, i);
+                    } else {
+                        // A non-nullable child under a null struct still holds a valid value (as Arrow producers do).
+                        setValue(c, i, i, new Random(i), 1);
+                    }
                     c.setValueCount(Math.max(c.getValueCount(), i + 1));
-                    setNullSafe(c, i);
                 }
             }
             default -> {

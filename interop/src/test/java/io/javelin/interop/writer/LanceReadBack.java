@@ -27,25 +27,70 @@ final class LanceReadBack {
 
     /** Per column, the normalized row values. */
     static List<List<Object>> expected(Schema schema, BufferAllocator alloc, long seed, int batches, int rowsPerBatch) {
+        return expected(schema, alloc, seed, batches, rowsPerBatch, false);
+    }
+
+    static List<List<Object>> expected(Schema schema, BufferAllocator alloc, long seed, int batches, int rowsPerBatch,
+                                       boolean v20) {
         List<List<Object>> cols = new ArrayList<>();
         for (int c = 0; c < schema.getFields().size(); c++) {
             cols.add(new ArrayList<>());
         }
         for (int b = 0; b < batches; b++) {
             try (VectorSchemaRoot root = TestBatches.batch(schema, alloc, seed, (long) b * rowsPerBatch, rowsPerBatch)) {
-                collect(root, cols);
+                collect(root, cols, v20);
             }
         }
         return cols;
     }
 
     static void collect(VectorSchemaRoot root, List<List<Object>> cols) {
+        collect(root, cols, false);
+    }
+
+    /** With {@code v20}, struct validity is ignored (2.0 does not store it): a struct is the map of its children. */
+    static void collect(VectorSchemaRoot root, List<List<Object>> cols, boolean v20) {
         for (int c = 0; c < root.getFieldVectors().size(); c++) {
             FieldVector v = root.getVector(c);
             for (int i = 0; i < root.getRowCount(); i++) {
-                cols.get(c).add(TestBatches.normalize(v.getObject(i)));
+                cols.get(c).add(v20 ? obj20(v, i) : TestBatches.normalize(v.getObject(i)));
             }
         }
+    }
+
+    static Object obj20(org.apache.arrow.vector.ValueVector v, int i) {
+        if (v instanceof org.apache.arrow.vector.complex.StructVector s) {
+            java.util.TreeMap<String, Object> m = new java.util.TreeMap<>();
+            for (FieldVector c : s.getChildrenFromFields()) {
+                Object o = obj20(c, i);
+                if (o != null) {
+                    m.put(c.getName(), o);
+                }
+            }
+            return m;
+        }
+        if (v.isNull(i)) {
+            return null;
+        }
+        if (v instanceof org.apache.arrow.vector.complex.ListVector l) {
+            List<Object> out = new ArrayList<>();
+            int s = l.getOffsetBuffer().getInt((long) i * 4);
+            int e = l.getOffsetBuffer().getInt((long) (i + 1) * 4);
+            for (int j = s; j < e; j++) {
+                out.add(obj20(l.getDataVector(), j));
+            }
+            return out;
+        }
+        if (v instanceof org.apache.arrow.vector.complex.LargeListVector l) {
+            List<Object> out = new ArrayList<>();
+            long s = l.getOffsetBuffer().getLong((long) i * 8);
+            long e = l.getOffsetBuffer().getLong((long) (i + 1) * 8);
+            for (long j = s; j < e; j++) {
+                out.add(obj20(l.getDataVector(), (int) j));
+            }
+            return out;
+        }
+        return TestBatches.normalize(v.getObject(i));
     }
 
     static Path write(Path dir, String name, Schema schema, BufferAllocator alloc, long seed, int batches,
@@ -63,6 +108,10 @@ final class LanceReadBack {
     }
 
     static List<List<Object>> readWithLance(Path file, BufferAllocator alloc, Schema schema) throws Exception {
+        return readWithLance(file, alloc, schema, false);
+    }
+
+    static List<List<Object>> readWithLance(Path file, BufferAllocator alloc, Schema schema, boolean v20) throws Exception {
         List<List<Object>> cols = new ArrayList<>();
         List<String> names = new ArrayList<>();
         for (Field f : schema.getFields()) {
@@ -72,7 +121,7 @@ final class LanceReadBack {
         try (LanceFileReader reader = LanceFileReader.open(file.toString(), alloc);
              ArrowReader r = reader.readAll(names, null, 1000)) {
             while (r.loadNextBatch()) {
-                collect(r.getVectorSchemaRoot(), cols);
+                collect(r.getVectorSchemaRoot(), cols, v20);
             }
         }
         return cols;

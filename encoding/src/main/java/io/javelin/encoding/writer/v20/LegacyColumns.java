@@ -31,6 +31,7 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * nulls are not stored (as in Lance 2.0); lists store offsets in their own column.
  */
 public final class LegacyColumns implements ColumnWriters {
+    static final String COMPRESSION = "lance-encoding:compression";
     private final java.util.List<Col> roots = new ArrayList<>();
     private final WriteOptions options;
     private int next;
@@ -69,7 +70,7 @@ public final class LegacyColumns implements ColumnWriters {
             throw new UnsupportedTypeException("Nested fixed_size_list field '" + f.getName() + "' is not supported in 2.0");
         }
         Map<String, String> meta = f.getMetadata() == null ? Map.of() : f.getMetadata();
-        return new PrimitiveCol(idx, lt, meta);
+        return new PrimitiveCol(idx, lt, meta, t instanceof ArrowType.Utf8);
     }
 
     @Override
@@ -151,6 +152,8 @@ public final class LegacyColumns implements ColumnWriters {
 
     private abstract class Col {
         final int index;
+        /** False under a list: the list flushes its items together with its offsets page (Lance 2.0 rule). */
+        boolean independent = true;
 
         Col(int index) {
             this.index = index;
@@ -159,6 +162,16 @@ public final class LegacyColumns implements ColumnWriters {
         abstract void append(FieldVector v, int start, int count);
 
         abstract void finish();
+
+        /** Bytes buffered in this column and its descendants. */
+        abstract long buffered();
+
+        /** Emits whatever this column and its descendants buffered (not the struct header pages). */
+        abstract void flushAll();
+
+        void dependent() {
+            independent = false;
+        }
     }
 
     private final class StructCol extends Col {
@@ -168,6 +181,30 @@ public final class LegacyColumns implements ColumnWriters {
         StructCol(int index, java.util.List<Col> children) {
             super(index);
             this.children = children;
+        }
+
+        @Override
+        long buffered() {
+            long b = 0;
+            for (Col c : children) {
+                b += c.buffered();
+            }
+            return b;
+        }
+
+        @Override
+        void flushAll() {
+            for (Col c : children) {
+                c.flushAll();
+            }
+        }
+
+        @Override
+        void dependent() {
+            super.dependent();
+            for (Col c : children) {
+                c.dependent();
+            }
         }
 
         @Override
@@ -201,6 +238,19 @@ public final class LegacyColumns implements ColumnWriters {
             super(index);
             this.large = large;
             this.child = child;
+            child.dependent();
+        }
+
+        @Override
+        long buffered() {
+            return lengths.size() + child.buffered();
+        }
+
+        @Override
+        void flushAll() {
+            if (rows > 0) {
+                flush();
+            }
         }
 
         @Override
@@ -235,20 +285,26 @@ public final class LegacyColumns implements ColumnWriters {
                         runEnd = (int) e;
                     }
                 }
-                if (lengths.size() >= options.pageSizeBytes()) {
+                if (independent && (i - start) % 64 == 63) {
                     if (runStart >= 0) {
                         child.append(data, runStart, runEnd - runStart);
                         runStart = -1;
                         runEnd = -1;
                     }
-                    flush();
+                    if (buffered() >= options.pageSizeBytes()) {
+                        flush();
+                    }
                 }
             }
             if (runStart >= 0) {
                 child.append(data, runStart, runEnd - runStart);
             }
+            if (independent && buffered() >= options.pageSizeBytes()) {
+                flush();
+            }
         }
 
+        /** The offsets page, then every descendant's buffered items (an items page never spans two offsets pages). */
         void flush() {
             long adj = items + 1;
             Bytes offs = new Bytes(rows * 8);
@@ -266,6 +322,7 @@ public final class LegacyColumns implements ColumnWriters {
             valid.clear();
             rows = 0;
             items = 0;
+            child.flushAll();
         }
 
         @Override
@@ -275,6 +332,12 @@ public final class LegacyColumns implements ColumnWriters {
             }
             child.finish();
         }
+
+        @Override
+        void dependent() {
+            super.dependent();
+            child.dependent();
+        }
     }
 
     private final class PrimitiveCol extends Col {
@@ -282,13 +345,15 @@ public final class LegacyColumns implements ColumnWriters {
         final LeafValues values;
         final Bytes valid = new Bytes(1024);
         final Map<String, String> meta;
+        final boolean utf8;
         int nulls;
 
-        PrimitiveCol(int index, LeafType type, Map<String, String> meta) {
+        PrimitiveCol(int index, LeafType type, Map<String, String> meta, boolean utf8) {
             super(index);
             this.type = type;
             this.values = new LeafValues(type);
             this.meta = meta;
+            this.utf8 = utf8;
         }
 
         @Override
@@ -302,7 +367,7 @@ public final class LegacyColumns implements ColumnWriters {
                     valid.u8(1);
                     values.append(v, i);
                 }
-                if (values.bufferedBytes() >= options.pageSizeBytes()) {
+                if (independent && values.bufferedBytes() >= options.pageSizeBytes()) {
                     flush();
                 }
             }
@@ -310,6 +375,18 @@ public final class LegacyColumns implements ColumnWriters {
 
         @Override
         void finish() {
+            if (values.count() > 0) {
+                flush();
+            }
+        }
+
+        @Override
+        long buffered() {
+            return values.bufferedBytes();
+        }
+
+        @Override
+        void flushAll() {
             if (values.count() > 0) {
                 flush();
             }
@@ -327,7 +404,52 @@ public final class LegacyColumns implements ColumnWriters {
             nulls = 0;
         }
 
+        /** Lance 2.0 dictionary-encodes Utf8 pages of ≥ 100 rows with fewer than 100 distinct values. */
+        private EncodedPage dictionary(int n) {
+            if (!utf8 || n < 100 || nulls == n || meta.containsKey(COMPRESSION)) {
+                return null;
+            }
+            java.util.HashMap<java.nio.ByteBuffer, Integer> ids = new java.util.HashMap<>();
+            byte[] data = values.data().array();
+            Bytes idx = new Bytes(n);
+            Bytes itemEnds = new Bytes(800);
+            Bytes itemBytes = new Bytes(1024);
+            for (int i = 0; i < n; i++) {
+                if (valid.getU8(i) == 0) {
+                    idx.u8(0);
+                    continue;
+                }
+                int s = (int) values.start(i);
+                int len = (int) (values.end(i) - s);
+                java.nio.ByteBuffer key = java.nio.ByteBuffer.wrap(data, s, len);
+                Integer id = ids.get(key);
+                if (id == null) {
+                    if (ids.size() >= 99) {
+                        return null;
+                    }
+                    id = ids.size() + 1;
+                    ids.put(key, id);
+                    itemBytes.put(data, s, len);
+                    itemEnds.u64(itemBytes.size());
+                }
+                idx.u8(id);
+            }
+            ArrayEncoding items = ArrayEncoding.newBuilder().setBinary(Binary.newBuilder()
+                    .setIndices(noNulls(flat(64, 1)))
+                    .setBytes(flat(8, 2))
+                    .setNullAdjustment(itemBytes.size() + 1L)).build();
+            ArrayEncoding e = ArrayEncoding.newBuilder().setDictionary(io.javelin.encoding.pb.v20.Dictionary.newBuilder()
+                    .setIndices(noNulls(flat(8, 0)))
+                    .setItems(items)
+                    .setNumDictionaryItems(ids.size())).build();
+            return new EncodedPage(java.util.List.of(idx, itemEnds, itemBytes), e, n, 0);
+        }
+
         private EncodedPage binary(int n) {
+            EncodedPage dict = dictionary(n);
+            if (dict != null) {
+                return dict;
+            }
             long last = n == 0 ? 0 : values.end(n - 1);
             long adj = last + 1;
             Bytes idx = new Bytes(n * 8);
@@ -335,9 +457,21 @@ public final class LegacyColumns implements ColumnWriters {
                 idx.u64(valid.getU8(i) == 0 ? values.end(i) + adj : values.end(i));
             }
             Bytes bytes = Bytes.wrap(values.data().toArray());
+            ArrayEncoding bytesEnc = flat(8, 1);
+            String comp = meta.get(COMPRESSION);
+            if (comp != null && (comp.equalsIgnoreCase("zstd") || comp.equalsIgnoreCase("lz4"))) {
+                io.javelin.encoding.compress.BufferCodec codec =
+                        io.javelin.encoding.compress.BufferCompression.forName(comp);
+                byte[] dst = new byte[(int) codec.maxCompressedLength(bytes.size())];
+                int w = (int) codec.compress(bytes.segment(), java.lang.foreign.MemorySegment.ofArray(dst));
+                bytes = Bytes.wrap(java.util.Arrays.copyOf(dst, w));
+                bytesEnc = ArrayEncoding.newBuilder().setFlat(Flat.newBuilder().setBitsPerValue(8).setBuffer(buf(1))
+                        .setCompression(io.javelin.encoding.pb.v20.Compression.newBuilder()
+                                .setScheme(comp.toLowerCase(java.util.Locale.ROOT)))).build();
+            }
             ArrayEncoding e = ArrayEncoding.newBuilder().setBinary(Binary.newBuilder()
                     .setIndices(noNulls(flat(64, 0)))
-                    .setBytes(flat(8, 1))
+                    .setBytes(bytesEnc)
                     .setNullAdjustment(adj)).build();
             return new EncodedPage(java.util.List.of(idx, bytes), e, n, 0);
         }

@@ -20,7 +20,7 @@ final class FullZip {
         return 32 - Integer.numberOfLeadingZeros(v);
     }
 
-    static EncodedPage encode(PageInput in) {
+    static EncodedPage encode(PageInput in, VarData var) {
         LeafValues v = in.values();
         int maxRepPresent = 0;
         int maxDefPresent = 0;
@@ -74,7 +74,7 @@ final class FullZip {
             }
             enc = MiniBlockCompressors.fslEncoding(v);
         } else if (variable) {
-            enc = Encodings21.variable(t.offsetBytes() * 8);
+            enc = var.encoding();
         } else {
             throw new LanceWriteException("Full-zip layout does not support booleans");
         }
@@ -100,10 +100,10 @@ final class FullZip {
             }
             if (variable) {
                 if (def == 0) {
-                    long s = v.start(valueIdx);
-                    long e = v.end(valueIdx);
+                    long s = var.start(valueIdx);
+                    long e = var.end(valueIdx);
                     out.uint(e - s, t.offsetBytes());
-                    out.put(data, (int) s, (int) (e - s));
+                    out.put(var.data(), (int) s, (int) (e - s));
                 }
             } else if (t.kind() == LeafType.Kind.FSL) {
                 int cum = 1;

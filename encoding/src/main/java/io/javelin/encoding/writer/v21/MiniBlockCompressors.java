@@ -48,7 +48,11 @@ final class MiniBlockCompressors {
             }
             return new MiniBlockValues(chunks, Encodings21.flat(1));
         }
-        int w = t.byteWidth();
+        return flatBytes(src, n, t.byteWidth());
+    }
+
+    static MiniBlockValues flatBytes(byte[] src, int n, int w) {
+        List<Chunk> chunks = new ArrayList<>();
         int[] lv = logValsPerChunk(w, 1);
         for (int start = 0; start < n; start += lv[1]) {
             int cnt = Math.min(lv[1], n - start);

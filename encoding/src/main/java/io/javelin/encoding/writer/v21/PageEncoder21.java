@@ -24,14 +24,21 @@ final class PageEncoder21 {
     private PageEncoder21() {
     }
 
-    static EncodedPage encode(PageInput in, LanceFileVersion version, Map<String, String> meta) {
+    static EncodedPage encode(PageInput in, LanceFileVersion version, Map<String, String> meta, boolean utf8) {
         if (in.numValues() == 0) {
             return complexAllNull(in);
         }
         if (in.allNull()) {
             return in.simpleValidity() && in.rep() == null ? simpleAllNull(in) : complexAllNull(in);
         }
-        String structural = meta.get(STRUCTURAL_ENCODING);
+        ValueChooser21.Params params = ValueChooser21.Params.of(meta);
+        MiniBlockValues dict = ValueChooser21.dictionary(in.values(), version, params);
+        if (dict != null) {
+            return miniBlock(in, version, dict);
+        }
+        // lance-core 7.0.0 ignores the structural-encoding metadata of list items (observed: a forced
+        // full-zip list item under a nullable struct is written as mini-block); so do we.
+        String structural = in.maxRep() > 0 ? null : meta.get(STRUCTURAL_ENCODING);
         boolean mini;
         if (structural != null) {
             mini = structural.equalsIgnoreCase("miniblock");
@@ -42,7 +49,14 @@ final class PageEncoder21 {
         } else {
             mini = maxValueBytes(in.values()) < 256;
         }
-        return mini ? miniBlock(in, version, meta) : FullZip.encode(in);
+        if (mini) {
+            return miniBlock(in, version, ValueChooser21.miniBlock(in.values(), version, params, utf8));
+        }
+        VarData var = null;
+        if (in.values().type().kind() == LeafType.Kind.VARIABLE) {
+            var = ValueChooser21.perValue(VarData.of(in.values()), in.values().maxLen(), params, utf8);
+        }
+        return FullZip.encode(in, var);
     }
 
     static long maxValueBytes(LeafValues v) {
@@ -80,8 +94,7 @@ final class PageEncoder21 {
 
     // ------------------------------------------------------------------ mini-block
 
-    private static EncodedPage miniBlock(PageInput in, LanceFileVersion version, Map<String, String> meta) {
-        MiniBlockValues mv = ValueChooser21.miniBlock(in.values(), version, meta);
+    private static EncodedPage miniBlock(PageInput in, LanceFileVersion version, MiniBlockValues mv) {
         boolean large = version == LanceFileVersion.V2_2;
         List<Chunk> chunks = mv.chunks();
         int nChunks = chunks.size();

@@ -30,6 +30,7 @@ public final class StructuralColumn {
     private final boolean[] occurred;
     private final LeafValues values;
     private final int lastDepth;
+    private final boolean utf8;
     private long rowsInPage;
     private long firstRow;
 
@@ -41,6 +42,9 @@ public final class StructuralColumn {
         this.occurred = new boolean[path.rawSlots()];
         this.values = new LeafValues(path.leafType());
         this.lastDepth = path.nodes().size() - 1;
+        org.apache.arrow.vector.types.pojo.ArrowType lt = path.leaf().getType();
+        this.utf8 = lt instanceof org.apache.arrow.vector.types.pojo.ArrowType.Utf8
+                || lt instanceof org.apache.arrow.vector.types.pojo.ArrowType.LargeUtf8;
     }
 
     public int columnIndex() {
@@ -160,7 +164,7 @@ public final class StructuralColumn {
     /** Encodes the buffered rows as one page and resets. */
     public EncodedPage flush() {
         PageInput in = buildInput();
-        EncodedPage page = PageEncoder21.encode(in, options.version(), metadata);
+        EncodedPage page = PageEncoder21.encode(in, options.version(), metadata, utf8);
         firstRow += rowsInPage;
         rowsInPage = 0;
         rep.clear();
