@@ -51,16 +51,17 @@ public final class ObjectStores {
         StoreUri u = StoreUri.parse(uri);
         StorageOptions o = StorageOptions.resolve(u.scheme(), options, env);
         RetryConfig retry = retryConfig(o);
+        RetryConfig localRetry = o.has("timeout") ? retry : retry.withRequestTimeout(null);
         return switch (u.scheme()) {
             case "file" -> {
                 LocalObjectStore raw = new LocalObjectStore(Path.of(u.bucket()), 8);
                 yield new ResilientObjectStore(raw,
-                        new RequestPolicy(null, retry, raw.counters(), Schedulers.parallel()));
+                        new RequestPolicy(null, localRetry, raw.counters(), Schedulers.parallel()));
             }
             case "memory" -> {
                 InMemoryObjectStore raw = new InMemoryObjectStore(u.bucket(), u.rootPrefix());
                 yield new ResilientObjectStore(raw,
-                        new RequestPolicy(null, retry, raw.counters(), Schedulers.parallel()));
+                        new RequestPolicy(null, localRetry, raw.counters(), Schedulers.parallel()));
             }
             case "s3" -> {
                 StoreCounters counters = new StoreCounters("s3://" + u.bucket());

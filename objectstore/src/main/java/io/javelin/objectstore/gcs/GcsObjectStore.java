@@ -90,6 +90,18 @@ public final class GcsObjectStore implements ObjectStore {
         return rootPrefix.isEmpty() ? key : key.substring(rootPrefix.length() + 1);
     }
 
+    /** Like {@link #call} for reads: the buffer is freed if the subscriber cancels mid-read. */
+    private Mono<Buffer> readCall(String what, String path, Callable<Buffer> body) {
+        return io.javelin.objectstore.internal.BlockingReads.on(blocking, () -> {
+            counters.request(OpClass.READ);
+            try {
+                return body.call();
+            } catch (RuntimeException | IOException e) {
+                throw map(e, what, path, false);
+            }
+        });
+    }
+
     /** Runs one blocking client call on the GCS scheduler, counted and with errors mapped. */
     private <T> Mono<T> call(OpClass op, String what, String path, boolean create, Callable<T> body) {
         return Mono.fromCallable(() -> {
@@ -135,7 +147,7 @@ public final class GcsObjectStore implements ObjectStore {
                         ? Mono.error(new InvalidRangeException(path, offset, 0, m.size()))
                         : Mono.fromSupplier(() -> Buffer.allocate(0, "gcs-read")));
             }
-            return call(OpClass.READ, "read", path, false, () -> readRange(path, id, offset, length))
+            return readCall("read", path, () -> readRange(path, id, offset, length))
                     .onErrorMap(e -> e instanceof ObjectStoreException o && o.httpStatus() == 416
                             ? new InvalidRangeException(path, offset, length, -1) : e);
         }).doOnDiscard(Buffer.class, Buffer::release);
@@ -182,7 +194,7 @@ public final class GcsObjectStore implements ObjectStore {
             }
             // Pin the generation we sized, so a concurrent overwrite cannot mix two objects.
             BlobId id = BlobId.of(bucket, ObjectPaths.join(rootPrefix, path), Long.parseLong(m.version()));
-            return call(OpClass.READ, "read tail", path, false, () -> readRange(path, id, m.size() - len, len));
+            return readCall("read tail", path, () -> readRange(path, id, m.size() - len, len));
         }).doOnDiscard(Buffer.class, Buffer::release);
     }
 
@@ -190,7 +202,7 @@ public final class GcsObjectStore implements ObjectStore {
     public Mono<Buffer> readAll(String path) {
         return Mono.defer(() -> {
             BlobId id = id(path);
-            return call(OpClass.READ, "read", path, false, () -> {
+            return readCall("read", path, () -> {
                 byte[] bytes = storage.readAllBytes(id);
                 Buffer b = Buffer.copyOf(bytes, "gcs-read");
                 counters.bytes(OpClass.READ, bytes.length);

@@ -11,6 +11,7 @@ import io.javelin.objectstore.ObjectStore;
 import io.javelin.objectstore.ObjectStoreException;
 import io.javelin.objectstore.OpClass;
 import io.javelin.objectstore.StoreTraits;
+import io.javelin.objectstore.internal.BlockingReads;
 import io.javelin.objectstore.memory.Buffer;
 import io.javelin.objectstore.metrics.StoreCounters;
 import java.io.IOException;
@@ -112,7 +113,7 @@ public final class LocalObjectStore implements ObjectStore {
     public Mono<Buffer> read(String path, long offset, long length) {
         return Mono.defer(() -> {
             Path f = file(path);
-            return blocking(() -> readRange(path, f, offset, length, false));
+            return BlockingReads.on(io, () -> readRange(path, f, offset, length, false));
         }).doOnDiscard(Buffer.class, Buffer::release);
     }
 
@@ -120,7 +121,7 @@ public final class LocalObjectStore implements ObjectStore {
     public Mono<Buffer> readTail(String path, long length) {
         return Mono.defer(() -> {
             Path f = file(path);
-            return blocking(() -> readRange(path, f, 0, length, true));
+            return BlockingReads.on(io, () -> readRange(path, f, 0, length, true));
         }).doOnDiscard(Buffer.class, Buffer::release);
     }
 
@@ -128,7 +129,7 @@ public final class LocalObjectStore implements ObjectStore {
     public Mono<Buffer> readAll(String path) {
         return Mono.defer(() -> {
             Path f = file(path);
-            return blocking(() -> readRange(path, f, 0, -1, false));
+            return BlockingReads.on(io, () -> readRange(path, f, 0, -1, false));
         }).doOnDiscard(Buffer.class, Buffer::release);
     }
 

@@ -29,13 +29,26 @@ public final class Buffer implements AutoCloseable {
         this.segment = segment;
     }
 
-    /** Allocates {@code size} bytes in a new arena labelled {@code label} (64-byte aligned). */
+    /** Buffers up to this size are carved from shared slabs; larger ones get their own arena. */
+    public static final long SLAB_THRESHOLD = 64 * 1024;
+    private static final long SLAB_SIZE = 1024 * 1024;
+    private static final Slabs SLABS = new Slabs();
+
+    /**
+     * Allocates {@code size} bytes (64-byte aligned). Large buffers get their own arena labelled
+     * {@code label}; small ones are slices of a shared 1 MiB slab arena, because closing a shared
+     * arena costs a thread handshake that would dominate a 4 KiB read. A slab closes when its last
+     * buffer is released.
+     */
     public static Buffer allocate(long size, String label) {
         if (size < 0) {
             throw new IllegalArgumentException("Invalid buffer size: " + size + " (must be >= 0)");
         }
         if (size == 0) {
             return new Buffer(null, EMPTY_SEGMENT);
+        }
+        if (size <= SLAB_THRESHOLD) {
+            return SLABS.allocate(size);
         }
         Arena arena = OffHeap.newArena(label);
         try {
@@ -135,12 +148,17 @@ public final class Buffer implements AutoCloseable {
     }
 
     /** The arena and the count of live handles on it. */
-    private static final class Owner {
-        private final Arena arena;
-        private final AtomicInteger refs = new AtomicInteger(1);
+    private static class Owner {
+        final Arena arena;
+        final AtomicInteger refs;
 
         Owner(Arena arena) {
+            this(arena, 1);
+        }
+
+        Owner(Arena arena, int initialRefs) {
             this.arena = arena;
+            this.refs = new AtomicInteger(initialRefs);
         }
 
         void retain() {
@@ -158,6 +176,62 @@ public final class Buffer implements AutoCloseable {
         void release() {
             if (refs.decrementAndGet() == 0) {
                 arena.close();
+            }
+        }
+    }
+
+    /** A slab arena: its refs count every live handle on any buffer carved from it. */
+    private static final class Slab extends Owner {
+        final MemorySegment memory;
+        long used;
+
+        Slab(Arena arena, MemorySegment memory) {
+            super(arena, 0);
+            this.memory = memory;
+        }
+
+        @Override
+        void retain() {
+            synchronized (SLABS) {
+                if (refs.get() <= 0) {
+                    throw new IllegalStateException("Buffer memory already freed");
+                }
+                refs.incrementAndGet();
+            }
+        }
+
+        @Override
+        void release() {
+            boolean close;
+            synchronized (SLABS) {
+                close = refs.decrementAndGet() == 0;
+                if (close && SLABS.current == this) {
+                    SLABS.current = null;
+                }
+            }
+            if (close) {
+                arena.close();
+            }
+        }
+    }
+
+    /** The slab being carved; replaced when full, forgotten when all its buffers are released. */
+    private static final class Slabs {
+        Slab current;
+
+        Buffer allocate(long size) {
+            long aligned = (size + 63) & ~63L;
+            synchronized (this) {
+                Slab s = current;
+                if (s == null || s.used + aligned > SLAB_SIZE) {
+                    Arena arena = OffHeap.newArena("slab");
+                    s = new Slab(arena, arena.allocate(SLAB_SIZE, 64));
+                    current = s;
+                }
+                MemorySegment seg = s.memory.asSlice(s.used, size);
+                s.used += aligned;
+                s.refs.incrementAndGet();
+                return new Buffer(s, seg);
             }
         }
     }

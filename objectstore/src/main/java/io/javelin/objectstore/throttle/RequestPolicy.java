@@ -75,11 +75,13 @@ public final class RequestPolicy {
         return Mono.defer(() -> {
             CallState st = new CallState(scheduler.now(TimeUnit.NANOSECONDS));
             Mono<T> one = Mono.defer(() -> {
-                Mono<T> body = Mono.defer(attempt)
-                        .timeout(retry.requestTimeout(), scheduler)
-                        .onErrorMap(TimeoutException.class,
-                                e -> new ObjectStoreTimeoutException(what, retry.requestTimeout(), e))
-                        .doOnSuccess(v -> {
+                Mono<T> body = Mono.defer(attempt);
+                if (retry.requestTimeout() != null) {
+                    body = body.timeout(retry.requestTimeout(), scheduler)
+                            .onErrorMap(TimeoutException.class,
+                                    e -> new ObjectStoreTimeoutException(what, retry.requestTimeout(), e));
+                }
+                body = body.doOnSuccess(v -> {
                             if (limiter != null) {
                                 limiter.record(false);
                             }

@@ -8,7 +8,9 @@ import java.time.Duration;
  *
  * @param maxRetries     {@code client_max_retries} (3)
  * @param retryTimeout   {@code client_retry_timeout}: no retry starts after this much time (180 s)
- * @param requestTimeout {@code timeout}: one request, body included (30 s)
+ * @param requestTimeout {@code timeout}: one request, body included (30 s); null = none (local
+ *                       and memory stores unless {@code timeout} is set: a timer per 4 KiB read
+ *                       costs more than the read)
  * @param minBackoff     first backoff (100 ms), doubled each retry
  * @param maxBackoff     backoff cap (15 s)
  */

@@ -91,7 +91,8 @@ public final class CommitEngine {
     /** Per-commit state, used by one reactive chain at a time (each step runs after the previous one). */
     private final class Attempt {
         private Transaction txn;
-        private final ManifestFile readBase;
+        /** The manifest the transaction's deletion vectors were computed against (moves on each rebase). */
+        private ManifestFile rebaseBaseline;
         private ManifestFile base;
         private final ManifestNaming naming;
         private ManifestFile restoreSource;
@@ -99,7 +100,7 @@ public final class CommitEngine {
 
         Attempt(Transaction txn, ManifestFile readBase, ManifestFile base, ManifestNaming naming) {
             this.txn = txn;
-            this.readBase = readBase;
+            this.rebaseBaseline = readBase;
             this.base = base;
             this.naming = naming;
         }
@@ -131,7 +132,12 @@ public final class CommitEngine {
         private String path;
         private boolean alreadyCommitted;
 
-        /** One publication: txn file, then create-if-absent. True if our manifest is now at the path. */
+        /**
+         * One publication: txn file, then create-if-absent. True if our manifest is now at the path, false
+         * if another writer's is. When the create-if-absent failed in a way that may still have applied
+         * it (transport errors until the retries ran out), the path is read back; if even that cannot
+         * decide, the outcome is {@link CommitStateUnknownException} and nothing may be cleaned up.
+         */
         private Mono<Boolean> publishOnce() {
             return Mono.defer(() -> {
                 attempts++;
@@ -140,8 +146,8 @@ public final class CommitEngine {
                 built = ManifestCodec.decode("(new manifest)", bytes);
                 path = naming.path(built.version());
                 boolean[] ambiguous = {false};
-                return transient_(TransactionFiles.write(store, txn), null)
-                        .then(transient_(store.putIfAbsent(path, bytes), ambiguous))
+                return withTransientRetries(TransactionFiles.write(store, txn), null)
+                        .then(withTransientRetries(store.putIfAbsent(path, bytes), ambiguous))
                         .thenReturn(true)
                         .onErrorResume(StoreAlreadyExistsException.class,
                                 e -> ambiguous[0] || e.ambiguous() ? isOurs(path) : Mono.just(false))
@@ -155,7 +161,7 @@ public final class CommitEngine {
         }
 
         /** Retries transport errors (not "already exists" or "not found"), marking the request ambiguous. */
-        private Mono<Void> transient_(Mono<Void> request, boolean[] ambiguous) {
+        private Mono<Void> withTransientRetries(Mono<Void> request, boolean[] ambiguous) {
             return request.doOnError(e -> {
                 if (ambiguous != null && isTransient(e)) {
                     ambiguous[0] = true;
@@ -175,7 +181,8 @@ public final class CommitEngine {
                         return txn.getUuid().equals(uuid) || there.manifest().getTransactionFile().equals(TransactionFiles.fileName(txn));
                     })
                     .onErrorResume(StoreNotFoundException.class, e -> Mono.error(new CommitStateUnknownException(
-                            "Manifest " + p + " was reported to exist but cannot be read", e)));
+                            "Cannot tell whether version " + built.version() + " was committed: " + p
+                                    + " is not readable after a create whose outcome is unknown", e)));
         }
 
         private Mono<Void> hint() {
@@ -220,7 +227,7 @@ public final class CommitEngine {
                 Mono<Transaction> next = Mono.just(txn);
                 if (rebase) {
                     next = txn.hasDelete()
-                            ? DeleteRebase.rebase(store, txn, readBase, latest)
+                            ? DeleteRebase.rebase(store, txn, rebaseBaseline, latest).doOnNext(t -> rebaseBaseline = latest)
                             : Mono.error(new RetryableCommitConflictException(OperationKind.of(txn)
                                     + " overlaps a concurrent change and cannot be rebased here: re-run it"));
                 }

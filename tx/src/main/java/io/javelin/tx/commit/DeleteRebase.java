@@ -18,7 +18,9 @@ import reactor.core.publisher.Mono;
 
 /**
  * Rebases a Delete over concurrent deletes of the same fragments (matrix cell "Ro"): our new rows are
- * {@code D = ours - whatWeRead}; if someone else deleted any of them the operation is retried by the
+ * {@code D = ours - baseline}, where the baseline is the manifest our vectors were last computed
+ * against (the read version, then the version of the previous rebase: using the read version again
+ * would count rows others deleted meanwhile as ours); if someone else deleted any of them the operation is retried by the
  * application (as Lance does), otherwise we write {@code theirs ∪ D} as a fresh cumulative deletion
  * file. Fragments that end up fully deleted are removed instead.
  */
@@ -27,9 +29,9 @@ final class DeleteRebase {
     private DeleteRebase() {
     }
 
-    static Mono<Transaction> rebase(ManifestStore store, Transaction txn, ManifestFile readBase, ManifestFile latest) {
+    static Mono<Transaction> rebase(ManifestStore store, Transaction txn, ManifestFile baseline, ManifestFile latest) {
         Transaction.Delete d = txn.getDelete();
-        Map<Long, DataFragment> read = byId(readBase);
+        Map<Long, DataFragment> read = byId(baseline);
         Map<Long, DataFragment> now = byId(latest);
         Set<Long> deleted = new LinkedHashSet<>(d.getDeletedFragmentIdsList());
         return Flux.fromIterable(d.getUpdatedFragmentsList())

@@ -31,10 +31,24 @@ public final class VersionResolver {
 
     /** The latest committed version; errors with {@link VersionNotFoundException} on an empty dataset. */
     public Mono<ManifestLocation> latest() {
+        if (!store.listsInLexicalOrder()) {
+            return listAll().map(this::pickLatest);
+        }
+        // ordered store: the first page answers for V2 (the listing is cancelled after the window);
+        // a V1 dataset needs the whole listing ("9.manifest" sorts after "10.manifest")
         return store.list(ManifestNaming.VERSIONS_DIR)
                 .filter(e -> ManifestNaming.parseVersion(e.name()) > 0)
+                .take(V2_SANITY_WINDOW + 1)
                 .collectList()
-                .map(this::pickLatest);
+                .flatMap(head -> head.isEmpty() || ManifestNaming.detect(head.get(0).name()) == ManifestNaming.V2
+                        ? Mono.just(pickLatest(head))
+                        : listAll().map(this::pickLatest));
+    }
+
+    private Mono<List<StoreEntry>> listAll() {
+        return store.list(ManifestNaming.VERSIONS_DIR)
+                .filter(e -> ManifestNaming.parseVersion(e.name()) > 0)
+                .collectList();
     }
 
     private ManifestLocation pickLatest(List<StoreEntry> entries) {

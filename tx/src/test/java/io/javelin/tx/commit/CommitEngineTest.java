@@ -196,6 +196,30 @@ class CommitEngineTest {
         assertThatThrownBy(() -> engine.commit(d).block()).isInstanceOf(RetryableCommitConflictException.class);
     }
 
+    /** Rebased twice: the second rebase must not count the first intervening delete as ours. */
+    @Test
+    void deleteRebasedTwice() {
+        InMemoryManifestStore mem = new InMemoryManifestStore();
+        CommitEngine plain = new CommitEngine(mem, FAST);
+        DataFragment f0 = create(plain).manifest().manifest().getFragments(0);
+        Transaction b = delete(mem, f0, RoaringBitmap.bitmapOf(10), 1);
+        Transaction c = delete(mem, f0, RoaringBitmap.bitmapOf(20), 1);
+        Transaction a = delete(mem, f0, RoaringBitmap.bitmapOf(30), 1);
+        plain.commit(b).block(); // v2
+        java.util.concurrent.atomic.AtomicBoolean once = new java.util.concurrent.atomic.AtomicBoolean();
+        FaultyStore faulty = new FaultyStore(mem, (p, n) -> {
+            if (p.equals(ManifestNaming.V2.path(3)) && once.compareAndSet(false, true)) {
+                plain.commit(c).block(); // takes v3 while a is rebasing over v2
+            }
+            return Fault.NONE;
+        });
+        CommitResult r = new CommitEngine(faulty, FAST).commit(a).block();
+        assertThat(r.version()).isEqualTo(4);
+        assertThat(r.attempts()).isEqualTo(3);
+        assertThat(DeletionFiles.read(mem, r.manifest().manifest().getFragments(0)).block())
+                .isEqualTo(RoaringBitmap.bitmapOf(10, 20, 30));
+    }
+
     @Test
     void deletingEveryRowRemovesTheFragment() {
         InMemoryManifestStore store = new InMemoryManifestStore();
@@ -259,6 +283,23 @@ class CommitEngineTest {
         assertThat(r.version()).isEqualTo(3);
         assertThat(r.manifest().manifest().getFragmentsList()).extracting(f -> f.getFiles(0).getPath())
                 .containsExactly("a.lance", "theirs.lance", "ours.lance");
+    }
+
+    @Test
+    void aCreateThatKeepsFailingEndsInUnknownState() {
+        InMemoryManifestStore mem = new InMemoryManifestStore();
+        create(new CommitEngine(mem, FAST));
+        FaultyStore faulty = new FaultyStore(mem, (p, n) -> p.startsWith("_versions/") ? Fault.FAIL_BEFORE : Fault.NONE);
+        assertThatThrownBy(() -> new CommitEngine(faulty, FAST.withMaxTransientRetries(2))
+                .commit(Transactions.append(1, List.of(fragment("b.lance", 5)))).block())
+                .isInstanceOf(io.javelin.tx.CommitStateUnknownException.class)
+                .hasMessageContaining("Cannot tell whether version 2 was committed");
+        // and when every attempt's ack was lost, the read-back proves the commit
+        FaultyStore lossy = new FaultyStore(mem, (p, n) -> p.startsWith("_versions/") ? Fault.LOSE_ACK : Fault.NONE);
+        CommitResult r = new CommitEngine(lossy, FAST.withMaxTransientRetries(2))
+                .commit(Transactions.append(1, List.of(fragment("c.lance", 5)))).block();
+        assertThat(r.version()).isEqualTo(2);
+        assertThat(new VersionResolver(mem).latest().block().version()).isEqualTo(2);
     }
 
     @Test

@@ -68,7 +68,11 @@ class ObjectStoreManifestStoreTest {
             raw.put("g/" + p, golden.peek(p)).block();
         }
         Table t = new Table(new ObjectStoreManifestStore(raw, "g"));
+        long lists = raw.counters().requests(OpClass.LIST);
+        long reads = raw.counters().requests(OpClass.READ);
         assertThat(t.open().block().countRows()).isEqualTo(9450);
+        assertThat(raw.counters().requests(OpClass.LIST) - lists).as("one LIST page finds the latest V2 manifest").isEqualTo(1);
+        assertThat(raw.counters().requests(OpClass.READ) - reads).as("one GET reads it").isEqualTo(1);
         assertThat(t.checkout("after_append").block().countRows()).isEqualTo(16000);
         assertThat(t.open().block().verifyDeletions().block()).containsEntry(1L, 5550L);
     }
