@@ -134,7 +134,7 @@ class DatasetInteropTest {
     List<String> javelinScan(String uri, String filter) {
         List<String> out = new ArrayList<>();
         try (Dataset ds = Dataset.open(uri).block()) {
-            for (VectorSchemaRoot b : ds.scanner().columns("id", "name", "score").filter(filter).scan(alloc).toIterable(1)) {
+            for (VectorSchemaRoot b : ds.scanner().columns("id", "name", "score").filter(filter).scan(alloc).publishOn(reactor.core.scheduler.Schedulers.boundedElastic(), 1).toIterable(1)) {
                 try (b) {
                     out.addAll(rows(b));
                 }
