@@ -155,7 +155,8 @@ class DatasetInteropTest {
         }
         try (org.lance.Dataset ds = org.lance.Dataset.open(uri, alloc)) {
             assertThat(ds.version()).isEqualTo(3);
-            assertThat(ds.countRows()).isEqualTo(3500 - 1167 - 67);
+            assertThat(ds.countRows()).isEqualTo(java.util.stream.LongStream.range(0, 3500)
+                    .filter(i -> !(i % 3 == 0 || (i >= 2100 && i < 2200))).count());
         }
         assertThat(lanceScan(uri, null)).isEqualTo(javelinScan(uri, null));
         for (String f : FILTERS) {
