@@ -82,6 +82,34 @@ public interface Kernels {
      */
     void pack(int typeBits, int bitWidth, MemorySegment values, long valuesOffset, MemorySegment packed, long packedOffset);
 
+    /** Bytes of one InlineBitpacking mini-block chunk: the header word (W as one T-bit word) plus the packed data. */
+    static long inlineChunkBytes(int typeBits, int bitWidth) {
+        return typeBits / 8 + 128L * bitWidth;
+    }
+
+    /**
+     * Decodes one InlineBitpacking mini-block chunk (file-format.md §9.3): reads the bit width W from the
+     * little-endian T-bit header word at {@code chunkOffset}, then unpacks the 1024 values that follow.
+     *
+     * @return W, so the caller can check the chunk size against {@link #inlineChunkBytes}
+     * @throws KernelInputException when the header's width exceeds {@code typeBits} (position 0)
+     */
+    default int unpackInlineChunk(int typeBits, MemorySegment chunk, long chunkOffset, MemorySegment out, long outOffset) {
+        long w = switch (typeBits) {
+            case 8 -> chunk.get(java.lang.foreign.ValueLayout.JAVA_BYTE, chunkOffset) & 0xFFL;
+            case 16 -> chunk.get(ScalarKernels.U16, chunkOffset) & 0xFFFFL;
+            case 32 -> chunk.get(ScalarKernels.U32, chunkOffset) & 0xFFFF_FFFFL;
+            case 64 -> chunk.get(ScalarKernels.U64, chunkOffset);
+            default -> throw new IllegalArgumentException("FastLanes type width must be 8, 16, 32 or 64 bits: " + typeBits);
+        };
+        if (w < 0 || w > typeBits) {
+            throw new KernelInputException("Bitpacked chunk declares bit width " + Long.toUnsignedString(w)
+                    + " for " + typeBits + "-bit values", 0);
+        }
+        unpack(typeBits, (int) w, chunk, chunkOffset + typeBits / 8, out, outOffset);
+        return (int) w;
+    }
+
     /** {@code typeBits - numberOfLeadingZeros(OR of the count values)}: the smallest width that holds them all. */
     int maxBitWidth(int typeBits, MemorySegment values, long valuesOffset, int count);
 

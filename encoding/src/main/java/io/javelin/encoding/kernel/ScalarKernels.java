@@ -570,24 +570,55 @@ public class ScalarKernels implements Kernels {
 
     static void gatherFrom(int valueBytes, MemorySegment dict, long dictOffset, long dictCount, int indexBytes,
                            MemorySegment indices, long indicesOffset, long start, long count, MemorySegment out, long outOffset) {
-        for (long i = start; i < count; i++) {
-            long k = readIndex(indexBytes, indices, indicesOffset, i);
-            if (k >= dictCount) {
-                throw new IndexOutOfDictionaryException(i, k, dictCount);
+        gatherLoop(valueBytes, dict, dictOffset, dictCount, indexBytes, indices, indicesOffset, start, count, out, outOffset, true);
+    }
+
+    /** The copy loop, one per value width; {@code check = false} when the caller validated every index. */
+    static void gatherLoop(int valueBytes, MemorySegment dict, long dictOffset, long dictCount, int indexBytes,
+                           MemorySegment indices, long indicesOffset, long start, long count, MemorySegment out,
+                           long outOffset, boolean check) {
+        switch (valueBytes) {
+            case 1 -> {
+                for (long i = start; i < count; i++) {
+                    long k = checkedIndex(indexBytes, indices, indicesOffset, i, dictCount, check);
+                    out.set(U8, outOffset + i, dict.get(U8, dictOffset + k));
+                }
             }
-            long s = dictOffset + k * valueBytes;
-            long d = outOffset + i * valueBytes;
-            switch (valueBytes) {
-                case 1 -> out.set(U8, d, dict.get(U8, s));
-                case 2 -> out.set(U16, d, dict.get(U16, s));
-                case 4 -> out.set(U32, d, dict.get(U32, s));
-                case 8 -> out.set(U64, d, dict.get(U64, s));
-                default -> {
-                    out.set(U64, d, dict.get(U64, s));
-                    out.set(U64, d + 8, dict.get(U64, s + 8));
+            case 2 -> {
+                for (long i = start; i < count; i++) {
+                    long k = checkedIndex(indexBytes, indices, indicesOffset, i, dictCount, check);
+                    out.set(U16, outOffset + 2 * i, dict.get(U16, dictOffset + 2 * k));
+                }
+            }
+            case 4 -> {
+                for (long i = start; i < count; i++) {
+                    long k = checkedIndex(indexBytes, indices, indicesOffset, i, dictCount, check);
+                    out.set(U32, outOffset + 4 * i, dict.get(U32, dictOffset + 4 * k));
+                }
+            }
+            case 8 -> {
+                for (long i = start; i < count; i++) {
+                    long k = checkedIndex(indexBytes, indices, indicesOffset, i, dictCount, check);
+                    out.set(U64, outOffset + 8 * i, dict.get(U64, dictOffset + 8 * k));
+                }
+            }
+            default -> {
+                for (long i = start; i < count; i++) {
+                    long k = checkedIndex(indexBytes, indices, indicesOffset, i, dictCount, check);
+                    out.set(U64, outOffset + 16 * i, dict.get(U64, dictOffset + 16 * k));
+                    out.set(U64, outOffset + 16 * i + 8, dict.get(U64, dictOffset + 16 * k + 8));
                 }
             }
         }
+    }
+
+    private static long checkedIndex(int indexBytes, MemorySegment indices, long indicesOffset, long i, long dictCount,
+                                     boolean check) {
+        long k = readIndex(indexBytes, indices, indicesOffset, i);
+        if (check && k >= dictCount) {
+            throw new IndexOutOfDictionaryException(i, k, dictCount);
+        }
+        return k;
     }
 
     static void checkOffsetBytes(int offsetBytes) {
@@ -648,6 +679,9 @@ public class ScalarKernels implements Kernels {
             }
             MemorySegment.copy(dictData, dictDataOffset + start - base, outData, outDataOffset + pos - outBase, len);
             pos += len;
+            if (outOffsetBytes == 4 && pos > Integer.MAX_VALUE) {
+                throw new KernelInputException("Gathered values reach offset " + pos + ", past 32-bit offsets", i);
+            }
             writeOffset(outOffsetBytes, outOffsets, outOffsetsOffset, i + 1, pos);
         }
     }

@@ -16,10 +16,10 @@ import jdk.incubator.vector.VectorSpecies;
  * scalar code of {@link ScalarKernels}, which is also used for loop tails.
  *
  * <p>Vectorized: FastLanes pack/unpack (the lane dimension: for a fixed row, all lanes read and write
- * contiguous words), maxBitWidth, level thresholds and counts, RLE expansion of long runs, byte
- * stream split (zero-extending byte loads + shifts), popcount, unaligned bit copies, and offset
- * rebasing/widening. Dictionary gathers stay scalar: the Vector API can only gather from Java arrays,
- * not from memory segments.
+ * contiguous words), maxBitWidth, level thresholds and counts, RLE expansion of long runs and run
+ * counting, byte stream split (zero-extending byte loads + shifts), popcount, unaligned bit copies,
+ * offset rebasing/widening, and dictionary index validation. The dictionary copy itself stays scalar:
+ * the Vector API can only gather from Java arrays, not from memory segments.
  *
  * <p>Heap segments must be backed by a {@code byte[]} (a Vector API restriction).
  */
@@ -460,6 +460,57 @@ final class VectorKernels extends ScalarKernels {
         return written;
     }
 
+    /** Compares each value with its predecessor a vector at a time (two overlapping unaligned loads). */
+    @Override
+    public long countRuns(int valueBytes, MemorySegment values, long valuesOffset, long count) {
+        checkValueBytes(valueBytes);
+        if (count == 0 || valueBytes == 16) {
+            return super.countRuns(valueBytes, values, valuesOffset, count);
+        }
+        long changes = 0;
+        long i = 1;
+        switch (valueBytes) {
+            case 1 -> {
+                int lanes = BYTES.length();
+                for (; i + lanes <= count; i += lanes) {
+                    ByteVector a = ByteVector.fromMemorySegment(BYTES, values, valuesOffset + i, LE);
+                    ByteVector b = ByteVector.fromMemorySegment(BYTES, values, valuesOffset + i - 1, LE);
+                    changes += a.compare(VectorOperators.NE, b).trueCount();
+                }
+            }
+            case 2 -> {
+                int lanes = SHORTS.length();
+                for (; i + lanes <= count; i += lanes) {
+                    ShortVector a = ShortVector.fromMemorySegment(SHORTS, values, valuesOffset + 2 * i, LE);
+                    ShortVector b = ShortVector.fromMemorySegment(SHORTS, values, valuesOffset + 2 * (i - 1), LE);
+                    changes += a.compare(VectorOperators.NE, b).trueCount();
+                }
+            }
+            case 4 -> {
+                int lanes = INTS.length();
+                for (; i + lanes <= count; i += lanes) {
+                    IntVector a = IntVector.fromMemorySegment(INTS, values, valuesOffset + 4 * i, LE);
+                    IntVector b = IntVector.fromMemorySegment(INTS, values, valuesOffset + 4 * (i - 1), LE);
+                    changes += a.compare(VectorOperators.NE, b).trueCount();
+                }
+            }
+            default -> {
+                int lanes = LONGS.length();
+                for (; i + lanes <= count; i += lanes) {
+                    LongVector a = LongVector.fromMemorySegment(LONGS, values, valuesOffset + 8 * i, LE);
+                    LongVector b = LongVector.fromMemorySegment(LONGS, values, valuesOffset + 8 * (i - 1), LE);
+                    changes += a.compare(VectorOperators.NE, b).trueCount();
+                }
+            }
+        }
+        for (; i < count; i++) {
+            if (!sameAsPrevious(valueBytes, values, valuesOffset, i)) {
+                changes++;
+            }
+        }
+        return 1 + changes;
+    }
+
     // ------------------------------------------------------------------ byte stream split
 
     private static boolean bssLanesFit(int width) {
@@ -554,6 +605,68 @@ final class VectorKernels extends ScalarKernels {
             }
         }
         bssEncodeFrom(width, values, valuesOffset, i, count, dst, dstOffset);
+    }
+
+    // ------------------------------------------------------------------ dictionary gather
+
+    /**
+     * Validates the indices a vector at a time (unsigned compare against the dictionary size), then
+     * copies with the unchecked scalar loop: the Vector API cannot gather from a memory segment. On an
+     * invalid index the checked scalar loop runs again to report the exact position.
+     */
+    @Override
+    public void gather(int valueBytes, MemorySegment dict, long dictOffset, long dictCount, int indexBytes,
+                       MemorySegment indices, long indicesOffset, long count, MemorySegment out, long outOffset) {
+        checkValueBytes(valueBytes);
+        checkIndexBytes(indexBytes);
+        if (!allIndicesBelow(indexBytes, indices, indicesOffset, count, dictCount)) {
+            gatherFrom(valueBytes, dict, dictOffset, dictCount, indexBytes, indices, indicesOffset, 0, count, out, outOffset);
+            return;
+        }
+        gatherLoop(valueBytes, dict, dictOffset, dictCount, indexBytes, indices, indicesOffset, 0, count, out, outOffset, false);
+    }
+
+    private static boolean allIndicesBelow(int indexBytes, MemorySegment indices, long indicesOffset, long count, long dictCount) {
+        long maxIndex = indexBytes == 1 ? 0xFF : indexBytes == 2 ? 0xFFFF : 0xFFFF_FFFFL;
+        if (dictCount > maxIndex) {
+            return true;
+        }
+        long i = 0;
+        switch (indexBytes) {
+            case 1 -> {
+                int lanes = BYTES.length();
+                byte limit = (byte) dictCount;
+                for (long bound = count - count % lanes; i < bound; i += lanes) {
+                    if (ByteVector.fromMemorySegment(BYTES, indices, indicesOffset + i, LE).compare(VectorOperators.UGE, limit).anyTrue()) {
+                        return false;
+                    }
+                }
+            }
+            case 2 -> {
+                int lanes = SHORTS.length();
+                short limit = (short) dictCount;
+                for (long bound = count - count % lanes; i < bound; i += lanes) {
+                    if (ShortVector.fromMemorySegment(SHORTS, indices, indicesOffset + 2 * i, LE).compare(VectorOperators.UGE, limit).anyTrue()) {
+                        return false;
+                    }
+                }
+            }
+            default -> {
+                int lanes = INTS.length();
+                int limit = (int) dictCount;
+                for (long bound = count - count % lanes; i < bound; i += lanes) {
+                    if (IntVector.fromMemorySegment(INTS, indices, indicesOffset + 4 * i, LE).compare(VectorOperators.UGE, limit).anyTrue()) {
+                        return false;
+                    }
+                }
+            }
+        }
+        for (; i < count; i++) {
+            if (readIndex(indexBytes, indices, indicesOffset, i) >= dictCount) {
+                return false;
+            }
+        }
+        return true;
     }
 
     // ------------------------------------------------------------------ bitmaps

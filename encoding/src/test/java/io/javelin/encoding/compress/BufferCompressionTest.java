@@ -220,6 +220,67 @@ class BufferCompressionTest {
     }
 
     @Test
+    void prefixSmallerThanThePayloadNeverWritesPastTheOutput() {
+        byte[] input = textLike(10_000, 5);
+        try (Arena arena = OffHeap.newArena("codec-test")) {
+            for (BufferCodec codec : new BufferCodec[] {BufferCompression.zstd(), BufferCompression.lz4()}) {
+                MemorySegment framed = codec.compress(segment(arena, input), arena);
+                if (codec.name().equals("zstd")) {
+                    framed.set(U64, 0, 1000);
+                } else {
+                    framed.set(U32, 0, 1000);
+                }
+                // a guarded destination: the declared 1000 bytes, then a canary region
+                MemorySegment dst = arena.allocate(2000).fill((byte) 0x5A);
+                assertThatThrownBy(() -> codec.decompress(framed, dst)).as(codec.name()).isInstanceOf(CodecException.class);
+                assertThatThrownBy(() -> codec.decompress(framed, 1 << 20, arena)).isInstanceOf(CodecException.class);
+                for (long i = 1000; i < 2000; i++) {
+                    assertThat(dst.get(ValueLayout.JAVA_BYTE, i)).as("%s canary byte %d", codec.name(), i).isEqualTo((byte) 0x5A);
+                }
+            }
+        }
+    }
+
+    /**
+     * Cross-implementation check without extra dependencies: aircompressor bundles the reference C
+     * libraries (libzstd, liblz4). Blocks/frames they produce must decode through our pure-Java path with
+     * Lance's framing, and ours must decode with them.
+     */
+    @Test
+    void interoperatesWithTheReferenceCLibraries() {
+        org.junit.jupiter.api.Assumptions.assumeTrue(io.airlift.compress.v3.zstd.ZstdNativeCompressor.isEnabled()
+                && io.airlift.compress.v3.lz4.Lz4NativeCompressor.isEnabled(), "bundled native libraries not loadable here");
+        try (Arena arena = OffHeap.newArena("codec-test")) {
+            for (int n : new int[] {1, 1000, 100_000}) {
+                byte[] input = textLike(n, n + 1);
+                byte[] scratch = new byte[2 * n + 1024];
+
+                // libzstd level 19 frame behind Lance's u64 prefix -> our decoder
+                int z = new io.airlift.compress.v3.zstd.ZstdNativeCompressor(19).compress(input, 0, n, scratch, 8, scratch.length - 8);
+                MemorySegment.ofArray(scratch).set(U64, 0, n);
+                MemorySegment framed = segment(arena, java.util.Arrays.copyOf(scratch, 8 + z));
+                assertThat(BufferCompression.zstd().decompress(framed, n, arena).toArray(ValueLayout.JAVA_BYTE)).isEqualTo(input);
+
+                // liblz4 block behind Lance's u32 prefix -> our decoder
+                int l = new io.airlift.compress.v3.lz4.Lz4NativeCompressor().compress(input, 0, n, scratch, 4, scratch.length - 4);
+                MemorySegment.ofArray(scratch).set(U32, 0, n);
+                framed = segment(arena, java.util.Arrays.copyOf(scratch, 4 + l));
+                assertThat(BufferCompression.lz4().decompress(framed, n, arena).toArray(ValueLayout.JAVA_BYTE)).isEqualTo(input);
+
+                // our frames -> reference decoders
+                byte[] ours = BufferCompression.zstd().compress(segment(arena, input), arena).toArray(ValueLayout.JAVA_BYTE);
+                byte[] back = new byte[n];
+                assertThat(new io.airlift.compress.v3.zstd.ZstdNativeDecompressor().decompress(ours, 8, ours.length - 8, back, 0, n)).isEqualTo(n);
+                assertThat(back).isEqualTo(input);
+                ours = BufferCompression.lz4().compress(segment(arena, input), arena).toArray(ValueLayout.JAVA_BYTE);
+                back = new byte[n];
+                assertThat(new io.airlift.compress.v3.lz4.Lz4NativeDecompressor().decompress(ours, 4, ours.length - 4, back, 0, n)).isEqualTo(n);
+                assertThat(back).isEqualTo(input);
+            }
+        }
+    }
+
+    @Test
     void emptyZstdBufferIsEmpty() {
         try (Arena arena = OffHeap.newArena("codec-test")) {
             assertThat(BufferCompression.zstd().decompress(arena.allocate(1).asSlice(0, 0), 10, arena).byteSize()).isZero();

@@ -295,10 +295,10 @@ class FastLanesTest {
             try (Arena arena = OffHeap.newArena("fastlanes-test")) {
                 MemorySegment packed = arena.allocate(chunk.length);
                 MemorySegment.copy(MemorySegment.ofArray(chunk), 0, packed, 0, chunk.length);
-                int width = (int) packed.get(ScalarKernels.U64, 0);
-                assertThat(width).isEqualTo(12);
                 MemorySegment out = arena.allocate(8 * 1024);
-                kernels.unpack(64, width, packed, 8, out, 0);
+                int width = kernels.unpackInlineChunk(64, packed, 0, out, 0);
+                assertThat(width).isEqualTo(12);
+                assertThat(Kernels.inlineChunkBytes(64, width)).isEqualTo(chunk.length);
                 for (int i = 0; i < 1024; i++) {
                     assertThat(out.get(ScalarKernels.U64, 8L * i)).as("%s value %d", kernels.name(), i).isEqualTo(3000L + i);
                 }
@@ -306,6 +306,23 @@ class FastLanesTest {
                 MemorySegment repacked = arena.allocate(128 * 12);
                 kernels.pack(64, 12, out, 0, repacked, 0);
                 assertThat(bytes(repacked)).as("our packing is byte-identical to Lance's").isEqualTo(java.util.Arrays.copyOfRange(chunk, 8, chunk.length));
+            }
+        }
+    }
+
+    @Test
+    void inlineChunkWithAnImpossibleWidthIsReported() {
+        for (Kernels kernels : KernelTestSupport.kernels()) {
+            try (Arena arena = OffHeap.newArena("fastlanes-test")) {
+                MemorySegment chunk = arena.allocate(2 + 128L * 16);
+                MemorySegment out = arena.allocate(2048);
+                chunk.set(ScalarKernels.U16, 0, (short) 17);
+                assertThatThrownBy(() -> kernels.unpackInlineChunk(16, chunk, 0, out, 0))
+                        .isInstanceOf(KernelInputException.class).hasMessageContaining("17");
+                chunk.set(ScalarKernels.U16, 0, (short) 0);
+                out.fill((byte) 1);
+                assertThat(kernels.unpackInlineChunk(16, chunk, 0, out, 0)).isZero();
+                assertThat(bytes(out)).containsOnly((byte) 0);
             }
         }
     }
