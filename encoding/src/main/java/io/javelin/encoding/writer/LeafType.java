@@ -7,7 +7,34 @@ import org.apache.arrow.vector.types.pojo.Field;
  * The physical shape of a leaf column's values: fixed width (bytes), boolean (bits), variable width
  * (32- or 64-bit offsets) or fixed-size list of fixed-width items (possibly nested, {@code dims} outer→inner).
  */
-public record LeafType(Kind kind, int byteWidth, int offsetBytes, int[] dims) {
+public record LeafType(Kind kind, int byteWidth, int offsetBytes, int[] dims, int[] packed) {
+
+    public LeafType(Kind kind, int byteWidth, int offsetBytes, int[] dims) {
+        this(kind, byteWidth, offsetBytes, dims, null);
+    }
+
+    /** A struct with {@code lance-encoding:packed=true} and fixed-width children: one row-major value. */
+    public static LeafType packedStruct(Field f) {
+        int[] widths = new int[f.getChildren().size()];
+        int total = 0;
+        for (int i = 0; i < widths.length; i++) {
+            Field c = f.getChildren().get(i);
+            int w = fixedWidth(c.getType());
+            if (w <= 0) {
+                throw new UnsupportedTypeException("Packed struct field '" + f.getName() + "' has a child that is not "
+                        + "fixed-width: " + c.getName() + ": " + c.getType());
+            }
+            widths[i] = w;
+            total += w;
+        }
+        return new LeafType(Kind.FIXED, total, 0, null, widths);
+    }
+
+    public static boolean isPacked(Field f) {
+        return f.getType() instanceof ArrowType.Struct && f.getMetadata() != null
+                && ("true".equalsIgnoreCase(f.getMetadata().get("lance-encoding:packed"))
+                || "true".equalsIgnoreCase(f.getMetadata().get("packed")));
+    }
 
     public enum Kind { FIXED, BOOL, VARIABLE, FSL }
 
@@ -32,6 +59,9 @@ public record LeafType(Kind kind, int byteWidth, int offsetBytes, int[] dims) {
     }
 
     public static LeafType of(Field f) {
+        if (isPacked(f)) {
+            return packedStruct(f);
+        }
         ArrowType t = f.getType();
         return switch (t) {
             case ArrowType.Bool b -> new LeafType(Kind.BOOL, 0, 0, null);

@@ -104,6 +104,21 @@ public final class LeafValues {
     public void append(ValueVector v, int idx) {
         switch (type.kind()) {
             case FIXED -> {
+                if (type.packed() != null) {
+                    org.apache.arrow.vector.complex.StructVector sv = (org.apache.arrow.vector.complex.StructVector) v;
+                    for (int c = 0; c < type.packed().length; c++) {
+                        int cw = type.packed()[c];
+                        BaseFixedWidthVector child = (BaseFixedWidthVector) sv.getChildByOrdinal(c);
+                        data.ensure(cw);
+                        if (child.isNull(idx)) {
+                            data.zeros(cw);
+                        } else {
+                            child.getDataBuffer().getBytes((long) idx * cw, data.array(), data.size(), cw);
+                            advance(cw);
+                        }
+                    }
+                    break;
+                }
                 int w = type.byteWidth();
                 data.ensure(w);
                 ((BaseFixedWidthVector) v).getDataBuffer().getBytes((long) idx * w, data.array(), data.size(), w);

@@ -79,11 +79,12 @@ class RoundTripPropertyTest {
             cols.add(new ArrayList<>());
         }
         try (LanceFileReader r = LanceFileReader.open(LocalFileSource.open(file)).block()) {
-            for (VectorSchemaRoot root : r.scan(LanceFileReader.ScanOptions.all(1000), alloc).toIterable()) {
+            // Consume on the scan's thread (toIterable() would park a parallel thread; see the reader's tests).
+            r.scan(LanceFileReader.ScanOptions.all(1000), alloc).doOnNext(root -> {
                 try (root) {
                     LanceReadBack.collect(root, cols, v20);
                 }
-            }
+            }).blockLast();
         }
         return cols;
     }

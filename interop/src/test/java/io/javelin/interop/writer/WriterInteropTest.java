@@ -99,6 +99,21 @@ class WriterInteropTest {
                 WriteOptions.of(LanceFileVersion.V2_0).withPageSize(page));
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"2.1", "2.2"})
+    void packedStruct(String version) throws Exception {
+        Schema schema = new Schema(List.of(
+                TestBatches.f("id", new ArrowType.Int(64, true), false),
+                TestBatches.f("packed", ArrowType.Struct.INSTANCE, true, java.util.Map.of("lance-encoding:packed", "true"),
+                        TestBatches.f("x", new ArrowType.Int(32, true), false),
+                        TestBatches.f("y", new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE), false),
+                        TestBatches.f("z", new ArrowType.Int(16, false), false))));
+        Path file = roundTrip(schema, version, 2, 3000, "packed");
+        String d = FileInspect.describe(file, false);
+        assertThat(FileInspect.columns(file)).hasSize(2);
+        assertThat(d).contains("packed_struct { bits_per_value: 32 bits_per_value: 32 bits_per_value: 16");
+    }
+
     @Test
     void mapIn22() throws Exception {
         roundTrip(TestBatches.mapSchema(), "2.2", 2, 600, "map");

@@ -70,7 +70,7 @@ public final class LeafPath {
     private static void collect(Field f, List<Field> chain, List<LeafPath> out, boolean allowMap, String name) {
         chain.add(f);
         ArrowType t = f.getType();
-        if (t instanceof ArrowType.Struct) {
+        if (t instanceof ArrowType.Struct && !LeafType.isPacked(f)) {
             if (f.getChildren().isEmpty()) {
                 throw new UnsupportedTypeException("Empty struct field '" + name + "' is not supported");
             }

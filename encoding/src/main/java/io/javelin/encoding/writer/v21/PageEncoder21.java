@@ -32,7 +32,8 @@ final class PageEncoder21 {
             return in.simpleValidity() && in.rep() == null ? simpleAllNull(in) : complexAllNull(in);
         }
         ValueChooser21.Params params = ValueChooser21.Params.of(meta);
-        MiniBlockValues dict = ValueChooser21.dictionary(in.values(), version, params);
+        MiniBlockValues dict = in.values().type().packed() != null ? null
+                : ValueChooser21.dictionary(in.values(), version, params);
         if (dict != null) {
             return miniBlock(in, version, dict);
         }
@@ -48,6 +49,9 @@ final class PageEncoder21 {
             }
         } else {
             mini = maxValueBytes(in.values()) < 256;
+        }
+        if (in.values().type().packed() != null) {
+            mini = true;
         }
         if (mini) {
             return miniBlock(in, version, ValueChooser21.miniBlock(in.values(), version, params, utf8));

@@ -58,7 +58,7 @@ public final class StructuralColumn {
     /** Shreds rows {@code [start, start+count)} of the top-level vector; returns pages that filled up. */
     public List<EncodedPage> append(FieldVector top, int start, int count) {
         List<EncodedPage> out = new ArrayList<>(0);
-        boolean fast = lastDepth == 0 && path.leafType().kind() == LeafType.Kind.FIXED;
+        boolean fast = lastDepth == 0 && path.leafType().kind() == LeafType.Kind.FIXED && path.leafType().packed() == null;
         long limit = options.pageSizeBytes();
         int end = start + count;
         int row = start;

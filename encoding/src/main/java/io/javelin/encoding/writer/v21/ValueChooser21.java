@@ -59,10 +59,23 @@ final class ValueChooser21 {
     static MiniBlockValues miniBlock(LeafValues v, LanceFileVersion version, Params p, boolean utf8) {
         return switch (v.type().kind()) {
             case BOOL -> wrap(MiniBlockCompressors.flat(v), p);
-            case FIXED -> fixed(v.data().array(), v.count(), v.type().byteWidth(), p, true);
+            case FIXED -> v.type().packed() != null ? packed(v)
+                    : fixed(v.data().array(), v.count(), v.type().byteWidth(), p, true);
             case FSL -> MiniBlockCompressors.fsl(v);
             case VARIABLE -> variable(VarData.of(v), p, utf8);
         };
+    }
+
+    /** PackedStruct: row-major fixed-width children, chunked like Flat of their total width. */
+    static MiniBlockValues packed(LeafValues v) {
+        MiniBlockValues flat = MiniBlockCompressors.flatBytes(v.data().array(), v.count(), v.type().byteWidth());
+        io.javelin.encoding.pb.v21.PackedStruct.Builder ps = io.javelin.encoding.pb.v21.PackedStruct.newBuilder()
+                .setValues(Encodings21.flat(v.type().byteWidth() * 8));
+        for (int w : v.type().packed()) {
+            ps.addBitsPerValue(w * 8L);
+        }
+        return new MiniBlockValues(flat.chunks(),
+                io.javelin.encoding.pb.v21.CompressiveEncoding.newBuilder().setPackedStruct(ps).build());
     }
 
     static MiniBlockValues wrap(MiniBlockValues base, Params p) {
