@@ -152,7 +152,7 @@ final class CliSupport {
         if (format == Format.csv) {
             out.println(String.join(",", names.stream().map(CliSupport::csv).toList()));
         }
-        for (VectorSchemaRoot b : batches.toIterable(1)) {
+        for (VectorSchemaRoot b : batches.publishOn(reactor.core.scheduler.Schedulers.boundedElastic(), 1).toIterable(1)) {
             try (b) {
                 for (int i = 0; i < b.getRowCount(); i++, n++) {
                     switch (format) {
@@ -238,7 +238,7 @@ final class CliSupport {
              ArrowFileWriter writer = new ArrowFileWriter(sink, null, channel)) {
             writer.start();
             VectorLoader loader = new VectorLoader(sink);
-            for (VectorSchemaRoot batch : batches.toIterable(1)) {
+            for (VectorSchemaRoot batch : batches.publishOn(reactor.core.scheduler.Schedulers.boundedElastic(), 1).toIterable(1)) {
                 try (batch; ArrowRecordBatch rb = new VectorUnloader(batch).getRecordBatch()) {
                     loader.load(rb);
                     writer.writeBatch();
@@ -248,6 +248,21 @@ final class CliSupport {
             writer.end();
         }
         return rows;
+    }
+
+    /**
+     * The CLI's allocator: a process about to exit must not turn a completed command into a failure because
+     * a batch raced a cancellation (known gap in the cancel path), so a leak is reported, not thrown.
+     */
+    static final class Allocator extends org.apache.arrow.memory.RootAllocator {
+        @Override
+        public void close() {
+            try {
+                super.close();
+            } catch (IllegalStateException e) {
+                System.err.println("warning: " + getAllocatedMemory() + " bytes of Arrow memory still allocated at exit");
+            }
+        }
     }
 
     static WritableByteChannel stdout() {

@@ -110,7 +110,7 @@ final class DatasetCommands {
         public Integer call() throws Exception {
             PrintWriter out = spec.commandLine().getOut();
             try (Dataset ds = CliSupport.open(at.uri, common.storageOptions, at.version, at.tag);
-                 BufferAllocator alloc = new RootAllocator()) {
+                 BufferAllocator alloc = new CliSupport.Allocator()) {
                 long lim = limit != null ? limit : format == CliSupport.Format.table ? 100 : -1;
                 Scanner s = ds.scanner().columns(columns).filter(filter).limit(lim).offset(offset).withRowId(rowId)
                         .withRowAddress(rowAddr);

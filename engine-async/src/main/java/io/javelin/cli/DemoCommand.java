@@ -94,11 +94,13 @@ final class DemoCommand implements Callable<Integer> {
             throw new IllegalArgumentException(path + " already exists: pick another --dir");
         }
         String uri = path.toString();
-        out.println("Javelin " + Javelin.version() + " on Java " + Runtime.version() + " (kernels: " + Javelin.simdProvider() + ")");
+        out.println("Javelin " + Javelin.version() + " on Java " + Runtime.version());
+        out.println("  object stores : " + String.join(", ", Javelin.stores()));
+        out.println("  SIMD provider : " + Javelin.simdProvider());
         out.println("Dataset: " + uri);
         out.println();
         long t0 = System.nanoTime();
-        try (BufferAllocator alloc = new RootAllocator()) {
+        try (BufferAllocator alloc = new CliSupport.Allocator()) {
             step(out, "1. create: write " + rows + " generated rows (id, name, category, score) as Lance 2.1");
             try (Dataset v1 = Dataset.write(uri, generate(alloc, 0, rows, 2048), schema(), WriteParams.of(WriteMode.CREATE)).block()) {
                 out.printf("   -> version %d, %d rows in %d fragment(s), data storage %s%n", v1.version(), v1.count().block(),

@@ -46,7 +46,7 @@ final class ExportCommand implements Callable<Integer> {
         long rows;
         long v;
         try (Dataset ds = CliSupport.open(uri, common.storageOptions, version, tag);
-             BufferAllocator alloc = new RootAllocator();
+             BufferAllocator alloc = new CliSupport.Allocator();
              FileChannel ch = FileChannel.open(out, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                      StandardOpenOption.TRUNCATE_EXISTING)) {
             Scanner s = ds.scanner().columns(columns).filter(filter);

@@ -48,7 +48,7 @@ final class ImportCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         WriteParams params = WriteParams.of(WriteMode.parse(mode))
                 .withDataStorageVersion(LanceFileVersion.parse(dataStorageVersion));
-        try (BufferAllocator alloc = new RootAllocator();
+        try (BufferAllocator alloc = new CliSupport.Allocator();
              FileChannel ch = FileChannel.open(in, StandardOpenOption.READ);
              ArrowFileReader reader = new ArrowFileReader(ch, alloc)) {
             Schema schema = reader.getVectorSchemaRoot().getSchema();

@@ -68,7 +68,6 @@ public final class Dataset implements AutoCloseable {
         final ObjectStore store;
         final ManifestStore manifests;
         final Table table;
-        final PageIoScheduler io;
         final CommitEngine commits;
         private final AtomicInteger refs = new AtomicInteger(1);
 
@@ -77,7 +76,6 @@ public final class Dataset implements AutoCloseable {
             this.store = store;
             this.manifests = new ObjectStoreManifestStore(store, "");
             this.table = new Table(manifests);
-            this.io = new PageIoScheduler(store);
             this.commits = new CommitEngine(manifests, CommitOptions.defaults());
         }
 
@@ -384,8 +382,16 @@ public final class Dataset implements AutoCloseable {
         return DeletionFiles.read(handle.manifests, f.fragment());
     }
 
-    Mono<LanceFileReader> openFile(String path) {
-        return LanceFileReader.open(new ObjectStoreSource(handle.store, "data/" + path, handle.io));
+    /**
+     * A page-I/O scheduler for one operation (scan, take, delete): its in-flight byte budget and queue live
+     * and die with the operation, so one cancelled scan can never hold back the next.
+     */
+    PageIoScheduler newIo() {
+        return new PageIoScheduler(handle.store);
+    }
+
+    Mono<LanceFileReader> openFile(String path, PageIoScheduler io) {
+        return LanceFileReader.open(new ObjectStoreSource(handle.store, "data/" + path, io));
     }
 
     Predicate compile(String filter) {

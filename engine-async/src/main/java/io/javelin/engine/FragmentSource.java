@@ -31,7 +31,7 @@ final class FragmentSource {
         this.readers = readers;
     }
 
-    static Mono<FragmentSource> open(Dataset ds, FragmentInfo f, List<String> columns) {
+    static Mono<FragmentSource> open(Dataset ds, FragmentInfo f, List<String> columns, io.javelin.objectstore.io.PageIoScheduler io) {
         return Mono.defer(() -> {
             Map<String, Integer> fileOf = new LinkedHashMap<>();
             List<DataFile> files = f.fragment().getFilesList();
@@ -53,7 +53,7 @@ final class FragmentSource {
                 fileOf.put(c, found);
             }
             return Flux.fromIterable(new java.util.LinkedHashSet<>(fileOf.values()))
-                    .concatMap(i -> ds.openFile(files.get(i).getPath()).map(r -> Map.entry(i, r)))
+                    .concatMap(i -> ds.openFile(files.get(i).getPath(), io).map(r -> Map.entry(i, r)))
                     .collectMap(Map.Entry::getKey, Map.Entry::getValue)
                     .map(readers -> new FragmentSource(f, fileOf, readers));
         });

@@ -32,11 +32,15 @@ final class Scan {
      * operator queue that was already cleared; whatever is still here when the scan terminates is closed.
      * Ownership is arbitrated by {@code remove}: whoever removes a batch closes (or delivers) it.
      */
+    /** Output batches produced by all scans (tests compare it with what subscribers requested). */
+    static final java.util.concurrent.atomic.AtomicLong PRODUCED = new java.util.concurrent.atomic.AtomicLong();
+
     static final class InFlight {
         private final java.util.Set<VectorSchemaRoot> live = java.util.concurrent.ConcurrentHashMap.newKeySet();
         private volatile boolean closed;
 
         VectorSchemaRoot track(VectorSchemaRoot r) {
+            PRODUCED.incrementAndGet();
             live.add(r);
             if (closed && live.remove(r)) {
                 r.close();
@@ -81,12 +85,14 @@ final class Scan {
 
     static Flux<VectorSchemaRoot> run(Scanner s, Scanner.Plan plan, BufferAllocator allocator) {
         InFlight inFlight = new InFlight();
-        return runTracked(s, plan, allocator, inFlight)
+        io.javelin.objectstore.io.PageIoScheduler io = s.dataset.newIo();
+        return runTracked(s, plan, allocator, inFlight, io)
                 .doOnNext(inFlight::delivered)
                 .doFinally(sig -> inFlight.closeAll());
     }
 
-    private static Flux<VectorSchemaRoot> runTracked(Scanner s, Scanner.Plan plan, BufferAllocator allocator, InFlight inFlight) {
+    private static Flux<VectorSchemaRoot> runTracked(Scanner s, Scanner.Plan plan, BufferAllocator allocator, InFlight inFlight,
+                                                      io.javelin.objectstore.io.PageIoScheduler io) {
         List<FragmentInfo> frags = plan.fragments();
         long skip = s.offset;
         if (plan.predicate() == null && skip > 0) {
@@ -120,8 +126,8 @@ final class Scan {
         }
         Flux<FragmentInfo> source = Flux.fromIterable(frags);
         Flux<VectorSchemaRoot> batches = s.ordered
-                ? source.flatMapSequential(f -> fragment(s, plan, f, liveLimit.get(f.id()), allocator).map(inFlight::track), s.fragmentReadahead, s.batchReadahead)
-                : source.flatMap(f -> fragment(s, plan, f, liveLimit.get(f.id()), allocator).map(inFlight::track), s.fragmentReadahead, s.batchReadahead);
+                ? source.flatMapSequential(f -> fragment(s, plan, f, liveLimit.get(f.id()), allocator, io).map(inFlight::track), s.fragmentReadahead, s.batchReadahead)
+                : source.flatMap(f -> fragment(s, plan, f, liveLimit.get(f.id()), allocator, io).map(inFlight::track), s.fragmentReadahead, s.batchReadahead);
         Flux<VectorSchemaRoot> out = (skip > 0 || s.limit >= 0) ? window(batches, skip, s.limit, allocator, inFlight) : batches;
         return out.doOnDiscard(Object.class, inFlight::release)
                 // a batch racing a cancellation (limit reached, subscriber gone) is "dropped", not discarded
@@ -199,13 +205,13 @@ final class Scan {
     }
 
     private static Flux<VectorSchemaRoot> fragment(Scanner s, Scanner.Plan plan, FragmentInfo f, Long liveLimit,
-                                                   BufferAllocator allocator) {
+                                                   BufferAllocator allocator, io.javelin.objectstore.io.PageIoScheduler io) {
         Dataset ds = s.dataset;
         Predicate pred = plan.predicate();
         boolean late = pred != null && s.pushdown && !plan.restColumns().isEmpty();
         List<String> first = late ? plan.filterColumns() : plan.readColumns();
         int batchSize = s.batchSize;
-        return Mono.zip(ds.deletions(f), FragmentSource.open(ds, f, plan.readColumns()))
+        return Mono.zip(ds.deletions(f), FragmentSource.open(ds, f, plan.readColumns(), io))
                 .flatMapMany(t -> {
                     RoaringBitmap deleted = t.getT1();
                     FragmentSource src = t.getT2();
@@ -371,7 +377,7 @@ final class Scan {
     static Mono<RoaringBitmap> matching(Dataset ds, FragmentInfo f, Predicate pred, List<String> filterColumns, int batchSize) {
         return Mono.defer(() -> {
             org.apache.arrow.memory.BufferAllocator alloc = new org.apache.arrow.memory.RootAllocator();
-            return Mono.zip(ds.deletions(f), FragmentSource.open(ds, f, filterColumns))
+            return Mono.zip(ds.deletions(f), FragmentSource.open(ds, f, filterColumns, ds.newIo()))
                     .flatMap(t -> {
                         RoaringBitmap deleted = t.getT1();
                         RoaringBitmap hits = new RoaringBitmap();

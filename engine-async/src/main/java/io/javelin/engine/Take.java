@@ -40,6 +40,7 @@ final class Take {
                 positions.computeIfAbsent(fid, k -> new ArrayList<>()).add(i);
             }
             List<String> read = projection.topLevel();
+            io.javelin.objectstore.io.PageIoScheduler io = ds.newIo();
             if (addresses.length == 0) {
                 Map<String, FieldVector> empty = new LinkedHashMap<>();
                 for (String c : read) {
@@ -62,7 +63,7 @@ final class Take {
                             }
                             return Mono.empty();
                         });
-                        return check.then(FragmentSource.open(ds, f, read))
+                        return check.then(FragmentSource.open(ds, f, read, io))
                                 .flatMap(src -> src.take(offs, read, allocator))
                                 .map(r -> Map.entry(e.getValue(), r));
                     }, 1)

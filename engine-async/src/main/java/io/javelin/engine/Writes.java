@@ -134,7 +134,7 @@ final class Writes {
             if (res.rows() == 0) {
                 return h.store.delete(path).then(Mono.<DataFragment>empty());
             }
-            return LanceFileReader.open(new ObjectStoreSource(h.store, path, h.io)).map(r -> {
+            return LanceFileReader.open(new ObjectStoreSource(h.store, path)).map(r -> {
                 DataFile.Builder df = DataFile.newBuilder().setPath(name)
                         .setFileMajorVersion(version == LanceFileVersion.V2_0 ? 0 : version.footerMajor())
                         .setFileMinorVersion(version == LanceFileVersion.V2_0 ? 3 : version.footerMinor())

@@ -76,7 +76,7 @@ final class DatasetTestSupport {
     /** Rows as lists of getObject() strings, consuming (closing) the batches. */
     static List<List<String>> collect(Flux<VectorSchemaRoot> batches) {
         List<List<String>> out = new ArrayList<>();
-        for (VectorSchemaRoot b : batches.toIterable(1)) {
+        for (VectorSchemaRoot b : batches.publishOn(reactor.core.scheduler.Schedulers.boundedElastic(), 1).toIterable(1)) {
             try (b) {
                 out.addAll(rowsOf(b));
             }
