@@ -28,7 +28,7 @@ class JavelinCliTest {
         Result r = run("demo");
         assertThat(r.exit()).isZero();
         assertThat(r.out()).contains("Javelin " + Javelin.version())
-                .contains("kernels: " + Javelin.simdProvider())
+                .contains("SIMD provider : " + Javelin.simdProvider())
                 .contains("time travel")
                 .contains("Done in");
         assertThat(Javelin.version()).matches("\\d+\\.\\d+\\.\\d+.*");
