@@ -207,13 +207,42 @@ class CommitEngineTest {
         Transaction a = delete(mem, f0, RoaringBitmap.bitmapOf(30), 1);
         plain.commit(b).block(); // v2
         java.util.concurrent.atomic.AtomicBoolean once = new java.util.concurrent.atomic.AtomicBoolean();
-        FaultyStore faulty = new FaultyStore(mem, (p, n) -> {
-            if (p.equals(ManifestNaming.V2.path(3)) && once.compareAndSet(false, true)) {
-                plain.commit(c).block(); // takes v3 while a is rebasing over v2
+        // c takes v3 while a is rebasing over v2: chained reactively, because the create may run on a
+        // non-blocking thread (after a backoff timer) where block() is not allowed.
+        io.javelin.tx.store.ManifestStore racing = new io.javelin.tx.store.ManifestStore() {
+            @Override
+            public Mono<Void> putIfAbsent(String path, byte[] bytes) {
+                return Mono.defer(() -> path.equals(ManifestNaming.V2.path(3)) && once.compareAndSet(false, true)
+                        ? plain.commit(c).then(mem.putIfAbsent(path, bytes))
+                        : mem.putIfAbsent(path, bytes));
             }
-            return Fault.NONE;
-        });
-        CommitResult r = new CommitEngine(faulty, FAST).commit(a).block();
+
+            @Override
+            public Mono<byte[]> read(String path) {
+                return mem.read(path);
+            }
+
+            @Override
+            public Mono<Void> put(String path, byte[] bytes) {
+                return mem.put(path, bytes);
+            }
+
+            @Override
+            public Flux<io.javelin.tx.store.StoreEntry> list(String prefix) {
+                return mem.list(prefix);
+            }
+
+            @Override
+            public Mono<Void> delete(String path) {
+                return mem.delete(path);
+            }
+
+            @Override
+            public boolean listsInLexicalOrder() {
+                return mem.listsInLexicalOrder();
+            }
+        };
+        CommitResult r = new CommitEngine(racing, FAST).commit(a).block();
         assertThat(r.version()).isEqualTo(4);
         assertThat(r.attempts()).isEqualTo(3);
         assertThat(DeletionFiles.read(mem, r.manifest().manifest().getFragments(0)).block())
