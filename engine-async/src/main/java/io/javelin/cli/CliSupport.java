@@ -146,6 +146,12 @@ final class CliSupport {
 
     /** Prints batches (closing them) as an aligned table, CSV or JSON lines; returns the row count. */
     static long print(Flux<VectorSchemaRoot> batches, Schema schema, Format format, PrintWriter out) throws IOException {
+        return print(batches, schema, format, out, Long.MAX_VALUE);
+    }
+
+    /** Like {@link #print}, reading every batch but printing at most {@code maxRows} rows (no cancellation). */
+    static long print(Flux<VectorSchemaRoot> batches, Schema schema, Format format, PrintWriter out, long maxRows)
+            throws IOException {
         List<String> names = schema.getFields().stream().map(Field::getName).toList();
         List<List<String>> rows = new ArrayList<>();
         long n = 0;
@@ -154,7 +160,7 @@ final class CliSupport {
         }
         for (VectorSchemaRoot b : batches.publishOn(reactor.core.scheduler.Schedulers.boundedElastic(), 1).toIterable(1)) {
             try (b) {
-                for (int i = 0; i < b.getRowCount(); i++, n++) {
+                for (int i = 0; i < b.getRowCount() && n < maxRows; i++, n++) {
                     switch (format) {
                         case table -> {
                             List<String> r = new ArrayList<>();

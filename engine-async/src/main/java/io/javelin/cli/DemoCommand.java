@@ -124,8 +124,8 @@ final class DemoCommand implements Callable<Integer> {
                         String filter = "category = 'red' AND score > 0.9";
                         step(out, "5. filtered scan: columns id, name, score where " + filter + " (first 5, with _rowid)");
                         out.printf("   matching rows: %d%n", v3.count(filter).block());
-                        Scanner sc = v3.scanner().columns("id", "name", "score").filter(filter).limit(5).withRowId(true);
-                        CliSupport.print(sc.scan(alloc), sc.outputSchema(), CliSupport.Format.table, indent(out));
+                        Scanner sc = v3.scanner().columns("id", "name", "score").filter(filter).withRowId(true);
+                        CliSupport.print(sc.scan(alloc), sc.outputSchema(), CliSupport.Format.table, indent(out), 5);
 
                         step(out, "6. take rows at positions 0, 1, 2 and 1000");
                         long[] idx = {0, 1, 2, Math.min(1000, v3.count().block() - 1)};
