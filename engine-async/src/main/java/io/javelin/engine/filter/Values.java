@@ -72,11 +72,11 @@ sealed interface Values {
             return c != 0 ? c : Long.compareUnsigned(lo[a], other.lo[b]);
         }
 
+        /** Nearest double, without per-row objects: hi·2^64 + unsigned(lo), scaled down. */
         double toDouble(int row) {
             int a = constant ? 0 : row;
-            java.math.BigInteger unscaled = java.math.BigInteger.valueOf(hi[a]).shiftLeft(64)
-                    .or(java.math.BigInteger.valueOf(lo[a]).and(java.math.BigInteger.ONE.shiftLeft(64).subtract(java.math.BigInteger.ONE)));
-            return new java.math.BigDecimal(unscaled, scale).doubleValue();
+            double unscaled = hi[a] * 0x1p64 + Comparisons.unsignedToDouble(lo[a]);
+            return unscaled / Math.pow(10, scale);
         }
 
         @Override
