@@ -69,6 +69,8 @@ public final class Dataset implements AutoCloseable {
         final ManifestStore manifests;
         final Table table;
         final CommitEngine commits;
+        /** One page-I/O scheduler per opened store: its concurrency and byte budget are shared by all scans. */
+        final PageIoScheduler io;
         private final AtomicInteger refs = new AtomicInteger(1);
 
         Handle(String uri, ObjectStore store) {
@@ -77,6 +79,7 @@ public final class Dataset implements AutoCloseable {
             this.manifests = new ObjectStoreManifestStore(store, "");
             this.table = new Table(manifests);
             this.commits = new CommitEngine(manifests, CommitOptions.defaults());
+            this.io = new PageIoScheduler(store);
         }
 
         Handle retain() {
@@ -131,8 +134,18 @@ public final class Dataset implements AutoCloseable {
 
     private static Mono<Dataset> open(String uri, Map<String, String> options,
                                       java.util.function.Function<Handle, Mono<Snapshot>> which, long version) {
+        return open(uri, () -> Handle.open(uri, options), which, version);
+    }
+
+    /** The latest version on a store opened by the caller (tests wrap stores, e.g. to inject faults); closes it. */
+    static Mono<Dataset> open(String uri, ObjectStore store) {
+        return open(uri, () -> new Handle(uri, store), h -> h.table.open(), -1);
+    }
+
+    private static Mono<Dataset> open(String uri, java.util.function.Supplier<Handle> handle,
+                                      java.util.function.Function<Handle, Mono<Snapshot>> which, long version) {
         return Mono.defer(() -> {
-            Handle h = Handle.open(uri, options);
+            Handle h = handle.get();
             return which.apply(h).map(s -> new Dataset(h, s))
                     .doOnError(e -> h.release())
                     .doOnCancel(h::release)
@@ -382,12 +395,9 @@ public final class Dataset implements AutoCloseable {
         return DeletionFiles.read(handle.manifests, f.fragment());
     }
 
-    /**
-     * A page-I/O scheduler for one operation (scan, take, delete): its in-flight byte budget and queue live
-     * and die with the operation, so one cancelled scan can never hold back the next.
-     */
-    PageIoScheduler newIo() {
-        return new PageIoScheduler(handle.store);
+    /** The page-I/O scheduler shared by every operation on this store (scans, takes, deletes). */
+    PageIoScheduler io() {
+        return handle.io;
     }
 
     Mono<LanceFileReader> openFile(String path, PageIoScheduler io) {

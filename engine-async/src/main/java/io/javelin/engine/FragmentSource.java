@@ -73,6 +73,15 @@ final class FragmentSource {
 
     /** Physical rows {@code [start, end)} in batches of {@code batchSize}; columns in the order given. */
     Flux<VectorSchemaRoot> scan(List<String> columns, long start, long end, int batchSize, BufferAllocator allocator) {
+        return scan(columns, start, end, batchSize, allocator, null);
+    }
+
+    /**
+     * As above, inside a scan whose batches {@code owner} keeps custody of (null: none). Batches of several
+     * files are claimed from it before they are merged, and the merged batch is handed back to it.
+     */
+    Flux<VectorSchemaRoot> scan(List<String> columns, long start, long end, int batchSize, BufferAllocator allocator,
+                                Scan.InFlight owner) {
         long rows = Math.min(end, fragment.physicalRows());
         if (columns.isEmpty()) {
             long n = (rows - start + batchSize - 1) / batchSize;
@@ -90,11 +99,15 @@ final class FragmentSource {
         if (scans.size() == 1) {
             return scans.get(0);
         }
-        return Flux.zip(scans, 1, parts -> merge(parts, columns, allocator));
+        return Flux.zip(scans, 1, parts -> merge(parts, columns, owner));
     }
 
     /** Rows at physical {@code offsets} (any order, repeats allowed) as one batch. */
     Mono<VectorSchemaRoot> take(long[] offsets, List<String> columns, BufferAllocator allocator) {
+        return take(offsets, columns, allocator, null);
+    }
+
+    Mono<VectorSchemaRoot> take(long[] offsets, List<String> columns, BufferAllocator allocator, Scan.InFlight owner) {
         if (columns.isEmpty()) {
             return Mono.just(Batches.root(List.of(), offsets.length));
         }
@@ -106,10 +119,23 @@ final class FragmentSource {
         if (takes.size() == 1) {
             return takes.get(0);
         }
-        return Flux.concat(takes).collectList().map(parts -> merge(parts.toArray(), columns, allocator));
+        return Flux.concat(takes).collectList().map(parts -> merge(parts.toArray(), columns, owner));
     }
 
-    private static VectorSchemaRoot merge(Object[] parts, List<String> columns, BufferAllocator allocator) {
+    private static VectorSchemaRoot merge(Object[] parts, List<String> columns, Scan.InFlight owner) {
+        if (owner != null) {
+            boolean all = true;
+            for (Object p : parts) {
+                all &= owner.claim((VectorSchemaRoot) p);
+            }
+            if (!all) {
+                // the scan ended while these were in flight: it closed some, close the rest
+                for (Object p : parts) {
+                    ((VectorSchemaRoot) p).close();
+                }
+                return Batches.root(List.of(), 0);
+            }
+        }
         Map<String, FieldVector> byName = new LinkedHashMap<>();
         int rows = 0;
         for (Object p : parts) {
@@ -123,6 +149,10 @@ final class FragmentSource {
         for (String c : columns) {
             out.add(byName.get(c));
         }
-        return Batches.root(out, rows);
+        VectorSchemaRoot merged = Batches.root(out, rows);
+        if (owner != null) {
+            owner.adopt(merged);
+        }
+        return merged;
     }
 }

@@ -1,5 +1,6 @@
 package io.javelin.engine;
 
+import io.javelin.encoding.io.ResourceOwner;
 import io.javelin.engine.filter.Predicate;
 import io.javelin.engine.filter.Selection;
 import io.javelin.tx.FragmentInfo;
@@ -27,68 +28,86 @@ final class Scan {
     private Scan() {
     }
 
-    /**
-     * Output batches not yet handed to the subscriber. A batch racing a cancellation can be stranded in an
-     * operator queue that was already cleared; whatever is still here when the scan terminates is closed.
-     * Ownership is arbitrated by {@code remove}: whoever removes a batch closes (or delivers) it.
-     */
     /** Output batches produced by all scans (tests compare it with what subscribers requested). */
     static final java.util.concurrent.atomic.AtomicLong PRODUCED = new java.util.concurrent.atomic.AtomicLong();
 
-    static final class InFlight {
-        private final java.util.Set<VectorSchemaRoot> live = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    /**
+     * Every batch of one scan that nobody has taken yet: the reader's decoded batches (adopted through the
+     * Reactor context, see {@link io.javelin.encoding.io.ResourceOwner}) and the batches the pipeline builds.
+     * Each stage {@link #claim claims} a batch before using it; the subscriber gets only batches claimed for
+     * it. When the scan ends (complete, error, cancel) whatever is left is closed: Reactor operators may
+     * strand a value that races a cancel without running any discard hook, and this catches those too.
+     * Ownership is arbitrated by removal from the set: exactly one of claim and closeAll gets a batch.
+     */
+    static final class InFlight implements ResourceOwner {
+        private final java.util.Set<VectorSchemaRoot> live =
+                java.util.Collections.synchronizedSet(java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>()));
         private volatile boolean closed;
 
+        /** Registers a batch built by the pipeline; closes it at once if the scan already ended. */
         VectorSchemaRoot track(VectorSchemaRoot r) {
             PRODUCED.incrementAndGet();
+            adopt(r);
+            return r;
+        }
+
+        @Override
+        public void adopt(AutoCloseable resource) {
+            if (!(resource instanceof VectorSchemaRoot r)) {
+                return;
+            }
             live.add(r);
             if (closed && live.remove(r)) {
                 r.close();
             }
-            return r;
         }
 
-        private final java.util.Set<VectorSchemaRoot> handedOut =
-                java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
-
-        void delivered(VectorSchemaRoot r) {
-            live.remove(r);
-            synchronized (handedOut) {
-                handedOut.add(r);
-            }
+        /** Takes a batch out of the scan's custody; false if it is gone (closed by the end of the scan). */
+        boolean claim(VectorSchemaRoot r) {
+            return live.remove(r);
         }
 
-        /**
-         * Discard/drop hook. Some operators discard a value they already emitted (concatMap's scalar
-         * fast path on cancel), so batches already handed to the subscriber are never closed here.
-         */
+        /** Discard/drop hook: closes what the pipeline dropped, unless someone already took it. */
         void release(Object o) {
             if (o instanceof VectorSchemaRoot r) {
-                synchronized (handedOut) {
-                    if (handedOut.contains(r)) {
-                        return;
-                    }
+                if (claim(r)) {
+                    r.close();
                 }
+            } else if (o instanceof reactor.util.function.Tuple2<?, ?> t) {
+                release(t.getT2());
+            } else {
+                Scan.release(o);
             }
-            Scan.release(o);
         }
 
         void closeAll() {
             closed = true;
-            for (VectorSchemaRoot r : live) {
-                if (live.remove(r)) {
-                    r.close();
-                }
+            List<VectorSchemaRoot> left;
+            synchronized (live) {
+                left = new ArrayList<>(live);
+                live.clear();
             }
+            left.forEach(VectorSchemaRoot::close);
+        }
+
+        int size() {
+            return live.size();
         }
     }
 
     static Flux<VectorSchemaRoot> run(Scanner s, Scanner.Plan plan, BufferAllocator allocator) {
-        InFlight inFlight = new InFlight();
-        io.javelin.objectstore.io.PageIoScheduler io = s.dataset.newIo();
-        return runTracked(s, plan, allocator, inFlight, io)
-                .doOnNext(inFlight::delivered)
-                .doFinally(sig -> inFlight.closeAll());
+        return Flux.defer(() -> {
+            InFlight inFlight = new InFlight();
+            io.javelin.objectstore.io.PageIoScheduler io = s.dataset.io();
+            return runTracked(s, plan, allocator, inFlight, io)
+                    .<VectorSchemaRoot>handle((r, sink) -> {
+                        if (inFlight.claim(r)) {
+                            sink.next(r);
+                        }
+                    })
+                    .doFinally(sig -> inFlight.closeAll())
+                    .contextWrite(ctx -> ctx.put(ResourceOwner.CONTEXT_KEY, inFlight));
+        });
     }
 
     private static Flux<VectorSchemaRoot> runTracked(Scanner s, Scanner.Plan plan, BufferAllocator allocator, InFlight inFlight,
@@ -126,8 +145,8 @@ final class Scan {
         }
         Flux<FragmentInfo> source = Flux.fromIterable(frags);
         Flux<VectorSchemaRoot> batches = s.ordered
-                ? source.flatMapSequential(f -> fragment(s, plan, f, liveLimit.get(f.id()), allocator, io).map(inFlight::track), s.fragmentReadahead, s.batchReadahead)
-                : source.flatMap(f -> fragment(s, plan, f, liveLimit.get(f.id()), allocator, io).map(inFlight::track), s.fragmentReadahead, s.batchReadahead);
+                ? source.flatMapSequential(f -> fragment(s, plan, f, liveLimit.get(f.id()), allocator, io, inFlight), s.fragmentReadahead, s.batchReadahead)
+                : source.flatMap(f -> fragment(s, plan, f, liveLimit.get(f.id()), allocator, io, inFlight), s.fragmentReadahead, s.batchReadahead);
         Flux<VectorSchemaRoot> out = (skip > 0 || s.limit >= 0) ? window(batches, skip, s.limit, allocator, inFlight) : batches;
         return out.doOnDiscard(Object.class, inFlight::release)
                 // a batch racing a cancellation (limit reached, subscriber gone) is "dropped", not discarded
@@ -169,12 +188,12 @@ final class Scan {
                 int take = (int) Math.min(n - from, state[1]);
                 state[1] -= take;
                 if (take == 0) {
-                    inFlight.delivered(b);
-                    b.close();
+                    if (inFlight.claim(b)) {
+                        b.close();
+                    }
                 } else if (from == 0 && take == n) {
                     sink.next(b);
-                } else {
-                    inFlight.delivered(b);
+                } else if (inFlight.claim(b)) {
                     try (b) {
                         sink.next(inFlight.track(Batches.slice(b, from, take, allocator)));
                     }
@@ -205,7 +224,8 @@ final class Scan {
     }
 
     private static Flux<VectorSchemaRoot> fragment(Scanner s, Scanner.Plan plan, FragmentInfo f, Long liveLimit,
-                                                   BufferAllocator allocator, io.javelin.objectstore.io.PageIoScheduler io) {
+                                                   BufferAllocator allocator, io.javelin.objectstore.io.PageIoScheduler io,
+                                                   InFlight inFlight) {
         Dataset ds = s.dataset;
         Predicate pred = plan.predicate();
         boolean late = pred != null && s.pushdown && !plan.restColumns().isEmpty();
@@ -216,11 +236,14 @@ final class Scan {
                     RoaringBitmap deleted = t.getT1();
                     FragmentSource src = t.getT2();
                     long end = liveLimit == null ? Long.MAX_VALUE : physicalEnd(deleted, f.physicalRows(), liveLimit);
-                    return src.scan(first, 0, end, batchSize, allocator)
+                    return src.scan(first, 0, end, batchSize, allocator, inFlight)
                             .index()
                             .concatMap(ib -> {
                                 long start = ib.getT1() * batchSize;
                                 VectorSchemaRoot b = ib.getT2();
+                                if (!inFlight.claim(b)) {
+                                    return Mono.empty(); // the scan ended and closed it
+                                }
                                 int[] pos;
                                 try {
                                     pos = survivors(b, start, deleted, pred);
@@ -228,9 +251,8 @@ final class Scan {
                                     b.close();
                                     return Mono.error(e);
                                 }
-                                return finish(s, plan, src, b, start, pos, late, allocator);
-                            }, 1)
-                            .doOnDiscard(reactor.util.function.Tuple2.class, Scan::closeTuple);
+                                return finish(s, plan, src, b, start, pos, late, allocator, inFlight);
+                            }, 1);
                 });
     }
 
@@ -272,7 +294,7 @@ final class Scan {
     }
 
     private static Mono<VectorSchemaRoot> finish(Scanner s, Scanner.Plan plan, FragmentSource src, VectorSchemaRoot b, long start,
-                                                 int[] pos, boolean late, BufferAllocator allocator) {
+                                                 int[] pos, boolean late, BufferAllocator allocator, InFlight inFlight) {
         int rows = pos == null ? b.getRowCount() : pos.length;
         if (rows == 0) {
             b.close();
@@ -303,7 +325,7 @@ final class Scan {
         long fragId = src.fragment().id();
         if (!late) {
             // hide(): concatMap's scalar fast path would discard the value again on a later cancel
-            return Mono.just(output(s, plan, byName, fragId, offsets, rows, allocator)).hide();
+            return Mono.just(inFlight.track(output(s, plan, byName, fragId, offsets, rows, allocator))).hide();
         }
         // Late materialization: fetch the other columns for the surviving rows only. Whoever flips `owner`
         // first owns the filter-column vectors: the result mapping (to build the batch) or a cancel/error (to close).
@@ -313,8 +335,12 @@ final class Scan {
                 byName.values().forEach(FieldVector::close);
             }
         };
-        return src.take(offsets, plan.restColumns(), allocator)
+        return src.take(offsets, plan.restColumns(), allocator, inFlight)
                 .map(rest -> {
+                    if (!inFlight.claim(rest)) {
+                        release.run(); // the scan ended and closed the fetched columns
+                        return Batches.root(List.of(), 0);
+                    }
                     if (!owner.compareAndSet(false, true)) {
                         rest.close();
                         return Batches.root(List.of(), 0);
@@ -323,7 +349,7 @@ final class Scan {
                     for (FieldVector v : rest.getFieldVectors()) {
                         m.put(v.getField().getName(), v);
                     }
-                    return output(s, plan, m, fragId, offsets, rows, allocator);
+                    return inFlight.track(output(s, plan, m, fragId, offsets, rows, allocator));
                 })
                 .filter(r -> r.getRowCount() > 0 || !r.getFieldVectors().isEmpty())
                 .doOnCancel(release)
@@ -377,7 +403,7 @@ final class Scan {
     static Mono<RoaringBitmap> matching(Dataset ds, FragmentInfo f, Predicate pred, List<String> filterColumns, int batchSize) {
         return Mono.defer(() -> {
             org.apache.arrow.memory.BufferAllocator alloc = new org.apache.arrow.memory.RootAllocator();
-            return Mono.zip(ds.deletions(f), FragmentSource.open(ds, f, filterColumns, ds.newIo()))
+            return Mono.zip(ds.deletions(f), FragmentSource.open(ds, f, filterColumns, ds.io()))
                     .flatMap(t -> {
                         RoaringBitmap deleted = t.getT1();
                         RoaringBitmap hits = new RoaringBitmap();

@@ -40,7 +40,7 @@ final class Take {
                 positions.computeIfAbsent(fid, k -> new ArrayList<>()).add(i);
             }
             List<String> read = projection.topLevel();
-            io.javelin.objectstore.io.PageIoScheduler io = ds.newIo();
+            io.javelin.objectstore.io.PageIoScheduler io = ds.io();
             if (addresses.length == 0) {
                 Map<String, FieldVector> empty = new LinkedHashMap<>();
                 for (String c : read) {

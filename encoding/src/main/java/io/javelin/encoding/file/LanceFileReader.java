@@ -219,7 +219,8 @@ public final class LanceFileReader implements AutoCloseable {
         return Flux.range(0, toLoad.size())
                 .concatMap(i -> load(toLoad.get(i), owners.get(i), partial ? ranges : null)
                         .doOnNext(o -> cache.put(toLoad.get(i), o)), 1)
-                .then(Mono.fromCallable(() -> {
+                // CancelSafe: a batch finished just as the scan is cancelled is closed, not dropped
+                .then(io.javelin.encoding.io.CancelSafe.produceOn(Schedulers.parallel(), () -> {
                     List<FieldVector> vectors = new ArrayList<>();
                     try {
                         for (int f = 0; f < fields.size(); f++) {
@@ -238,7 +239,7 @@ public final class LanceFileReader implements AutoCloseable {
                     }
                     List<Field> fs = vectors.stream().map(FieldVector::getField).toList();
                     return new VectorSchemaRoot(fs, vectors, (int) rows);
-                }).subscribeOn(Schedulers.parallel()));
+                }));
     }
 
     /** Loads a page whole, or (for takes on 2.1+ files) only the chunks or rows that hold {@code ranges}. */
@@ -292,20 +293,17 @@ public final class LanceFileReader implements AutoCloseable {
         for (int b = 0; b < page.getBufferOffsetsCount(); b++) {
             want.add(new long[] {page.getBufferOffsets(b), page.getBufferSizes(b)});
         }
+        // CancelSafe.mapOn, not publishOn(...).map(...): Mono.publishOn drops (leaks) the pages on a cancel
         return mapEof(metadata.resource(), source.readAll(want, page.getPriority()))
-                .publishOn(Schedulers.parallel())
-                .map(ranges -> {
-                    try {
-                        List<Buf> bufs = new ArrayList<>();
-                        for (ByteRange r : ranges) {
-                            bufs.add(Buf.of(metadata.resource(), r));
-                        }
-                        return guard(metadata.resource(), page.getBufferOffsetsCount() > 0 ? page.getBufferOffsets(0)
-                                : metadata.cmoPositions()[ref.column()], () -> reader.decodePage(ref, bufs));
-                    } finally {
-                        ranges.forEach(ByteRange::close);
-                    }
-                })
+                .flatMap(read -> io.javelin.encoding.io.CancelSafe.mapOn(Schedulers.parallel(), read,
+                        ranges -> ranges.forEach(ByteRange::close), ranges -> {
+                            List<Buf> bufs = new ArrayList<>();
+                            for (ByteRange r : ranges) {
+                                bufs.add(Buf.of(metadata.resource(), r));
+                            }
+                            return guard(metadata.resource(), page.getBufferOffsetsCount() > 0 ? page.getBufferOffsets(0)
+                                    : metadata.cmoPositions()[ref.column()], () -> reader.decodePage(ref, bufs));
+                        }))
                 .flatMap(this::resolveExternal);
     }
 
@@ -314,19 +312,15 @@ public final class LanceFileReader implements AutoCloseable {
             return Mono.just(decoded);
         }
         return mapEof(metadata.resource(), source.readAll(ext.ranges(), 0))
-                .publishOn(Schedulers.parallel())
-                .map(ranges -> {
-                    try {
-                        List<Buf> bufs = new ArrayList<>();
-                        for (ByteRange r : ranges) {
-                            bufs.add(Buf.of(metadata.resource(), r));
-                        }
-                        return guard(metadata.resource(), ext.ranges().isEmpty() ? -1 : ext.ranges().get(0)[0],
-                                () -> ext.resolve(bufs));
-                    } finally {
-                        ranges.forEach(ByteRange::close);
-                    }
-                });
+                .flatMap(read -> io.javelin.encoding.io.CancelSafe.mapOn(Schedulers.parallel(), read,
+                        ranges -> ranges.forEach(ByteRange::close), ranges -> {
+                            List<Buf> bufs = new ArrayList<>();
+                            for (ByteRange r : ranges) {
+                                bufs.add(Buf.of(metadata.resource(), r));
+                            }
+                            return guard(metadata.resource(), ext.ranges().isEmpty() ? -1 : ext.ranges().get(0)[0],
+                                    () -> ext.resolve(bufs));
+                        }));
     }
 
     @Override

@@ -124,7 +124,13 @@ public final class PageIoScheduler {
         });
     }
 
-    /** The permits of one request; bytes go back once, including permits granted after a cancel. */
+    /**
+     * The permits of one request. Bytes go back once, when the result is delivered or the request ends
+     * otherwise. The read slots go back at the latest then too: {@code usingWhen} does not run its cleanup
+     * for a permit that reaches it after a cancel, and a slot lost that way is lost for every scan sharing
+     * this scheduler (with 8 slots, 8 unlucky cancellations hung the store). Both are idempotent per permit,
+     * and a permit granted after the refund is returned at once.
+     */
     private final class Grants {
         private final List<IoQueue.Permit> permits = new ArrayList<>();
         private boolean refunded;
@@ -138,6 +144,7 @@ public final class PageIoScheduler {
                 }
             }
             if (late) {
+                p.iopDone();
                 queue.consumed(List.of(p));
             }
         }
@@ -150,6 +157,9 @@ public final class PageIoScheduler {
                 }
                 refunded = true;
                 toReturn = List.copyOf(permits);
+            }
+            for (IoQueue.Permit p : toReturn) {
+                p.iopDone();
             }
             queue.consumed(toReturn);
         }
@@ -237,5 +247,15 @@ public final class PageIoScheduler {
     /** Bytes dispatched and not yet delivered. */
     public long bytesHeld() {
         return queue.bytesHeld();
+    }
+
+    /** Physical reads waiting for admission. */
+    public int queued() {
+        return queue.queued();
+    }
+
+    /** True when nothing is queued, running or held: what every scan leaves behind when it ends. */
+    public boolean idle() {
+        return queue.queued() == 0 && queue.iopsInFlight() == 0 && queue.bytesHeld() == 0;
     }
 }

@@ -1,0 +1,188 @@
+package io.javelin.engine;
+
+import static io.javelin.engine.DatasetTestSupport.rows;
+import static io.javelin.engine.DatasetTestSupport.schema;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.javelin.objectstore.ObjectStores;
+import io.javelin.objectstore.OpClass;
+import io.javelin.objectstore.fault.FaultInjectingObjectStore;
+import io.javelin.objectstore.io.PageIoScheduler;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.Timeout;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
+
+/**
+ * Many scans cancelled at random points (take(n), timeout, dispose after a delay, limit), several at once,
+ * all on one dataset and therefore one shared page-I/O scheduler: none may hang, none may leak Arrow or
+ * off-heap memory (LeakCheckExtension), and the scheduler must end with nothing queued, running or held.
+ * A store failure in the middle of a scan must release everything too and surface as a typed error.
+ *
+ * <p>{@code -Djavelin.stress.scans=N} (default 200) and {@code -Djavelin.stress.concurrency=C} (default 4)
+ * make it heavier.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@Timeout(180)
+class ScanCancellationStressTest {
+
+    static final int FRAGMENTS = 8;
+    static final int ROWS_PER_FRAGMENT = 3000;
+    static final int SCANS = Integer.getInteger("javelin.stress.scans", 200);
+    static final int CONCURRENCY = Integer.getInteger("javelin.stress.concurrency", 4);
+
+    Path dir;
+    String uri;
+    long liveRows;
+
+    @BeforeAll
+    void createLocalDataset() throws Exception {
+        Path work = Path.of(System.getProperty("javelin.test.workdir", "target/test-work"));
+        Files.createDirectories(work);
+        dir = Files.createTempDirectory(work, "scan-stress");
+        uri = dir.resolve("ds.lance").toUri().toString();
+        try (BufferAllocator a = new RootAllocator();
+             Dataset v1 = Dataset.write(uri, rows(a, 0, FRAGMENTS * ROWS_PER_FRAGMENT, 500), schema(),
+                     WriteParams.of(WriteMode.CREATE).withMaxRowsPerFile(ROWS_PER_FRAGMENT)).block();
+             Dataset v2 = v1.delete("id % 5 = 2").block()) {
+            liveRows = v2.count().block();
+        }
+    }
+
+    @AfterAll
+    void cleanUp() throws Exception {
+        try (var files = Files.walk(dir)) {
+            files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        }
+    }
+
+    @Test
+    void cancelledScansOnOneSharedSchedulerNeitherHangNorLeak() throws Exception {
+        try (BufferAllocator alloc = new RootAllocator(); Dataset ds = Dataset.open(uri).block()) {
+            PageIoScheduler io = ds.io();
+            AtomicLong fullScans = new AtomicLong();
+            long started = System.nanoTime();
+            Flux.range(0, SCANS)
+                    .flatMap(i -> oneScan(ds, alloc, new Random(31L * i + 7), fullScans), CONCURRENCY)
+                    .then()
+                    .block(Duration.ofSeconds(120));
+            long millis = (System.nanoTime() - started) / 1_000_000;
+            awaitQuiet(alloc, io);
+            assertThat(alloc.getAllocatedMemory()).as("Arrow bytes after %d scans", SCANS).isZero();
+            assertThat(io.idle()).as("scheduler: queued %d, running %d, held %d", io.queued(), io.iopsInFlight(),
+                    io.bytesHeld()).isTrue();
+            assertThat(fullScans.get()).as("some scans ran to the end with exact results").isPositive();
+            assertThat(millis).as("wall time of %d scans", SCANS).isLessThan(120_000);
+            // the shared scheduler still serves a full scan
+            assertThat(countRows(ds.scanner().batchSize(1000).scan(alloc))).isEqualTo(liveRows);
+        }
+    }
+
+    /** One scan with a random shape, ended in a random way; completes when the scan has terminated. */
+    private Mono<Void> oneScan(Dataset ds, BufferAllocator alloc, Random rnd, AtomicLong fullScans) {
+        Scanner s = ds.scanner()
+                .batchSize(50 + rnd.nextInt(400))
+                .fragmentReadahead(1 + rnd.nextInt(4))
+                .batchReadahead(1 + rnd.nextInt(3))
+                .ordered(rnd.nextBoolean());
+        String filter = switch (rnd.nextInt(4)) {
+            case 0 -> "score > 0.5";
+            case 1 -> "id % 3 = 1 AND name LIKE 'n1%'";
+            default -> null;
+        };
+        s = s.filter(filter);
+        if (rnd.nextBoolean()) {
+            s = s.columns("id", "s.b");
+        }
+        Flux<VectorSchemaRoot> scan = s.scan(alloc);
+        int mode = rnd.nextInt(5);
+        Flux<VectorSchemaRoot> ended = switch (mode) {
+            case 0 -> scan.take(1 + rnd.nextInt(6));
+            case 1 -> scan.timeout(Duration.ofMillis(1 + rnd.nextInt(30))).onErrorResume(TimeoutException.class, e -> Flux.empty());
+            case 2 -> scan.takeUntilOther(Mono.delay(Duration.ofMillis(rnd.nextInt(25))));
+            case 3 -> s.limit(1 + rnd.nextInt(5000)).scan(alloc);
+            default -> scan;
+        };
+        boolean full = mode == 4 && filter == null;
+        AtomicLong rows = new AtomicLong();
+        Consumer<Object> close = o -> {
+            if (o instanceof VectorSchemaRoot r) {
+                r.close();
+            }
+        };
+        return ended
+                .doOnNext(b -> {
+                    rows.addAndGet(b.getRowCount());
+                    b.close();
+                })
+                .doOnDiscard(VectorSchemaRoot.class, VectorSchemaRoot::close)
+                .contextWrite(ctx -> ctx.put("reactor.onNextDropped.local", close))
+                .then(Mono.fromRunnable(() -> {
+                    if (full) {
+                        assertThat(rows.get()).isEqualTo(liveRows);
+                        fullScans.incrementAndGet();
+                    }
+                }));
+    }
+
+    @Test
+    void aStoreFailureMidScanReleasesEverythingAndIsTyped() throws Exception {
+        var faults = new FaultInjectingObjectStore(ObjectStores.open(uri, Map.of()));
+        try (BufferAllocator alloc = new RootAllocator(); Dataset ds = Dataset.open(uri, faults).block()) {
+            for (int round = 0; round < 10; round++) {
+                Scanner s = ds.scanner().batchSize(200).fragmentReadahead(1 + round % 4).filter(round % 2 == 0 ? null : "score > 0.2");
+                long[] seen = {0};
+                int failAt = round % 3;
+                Flux<VectorSchemaRoot> failing = s.scan(alloc).doOnNext(b -> {
+                    if (seen[0]++ == failAt) {
+                        faults.failNext(OpClass.READ, Integer.MAX_VALUE, FaultInjectingObjectStore.Fault.SERVER_ERROR);
+                    }
+                    b.close();
+                });
+                assertThatThrownBy(() -> failing.publishOn(Schedulers.boundedElastic()).blockLast(Duration.ofSeconds(30)))
+                        .isInstanceOf(DatasetException.class)
+                        .hasMessageContaining("injected")
+                        .satisfies(e -> assertThat(((DatasetException) e).uri()).isEqualTo(uri));
+                faults.clear();
+                awaitQuiet(alloc, ds.io());
+                assertThat(alloc.getAllocatedMemory()).as("Arrow bytes after a failed scan").isZero();
+                assertThat(ds.io().idle()).isTrue();
+            }
+            assertThat(countRows(ds.scanner().scan(alloc))).isEqualTo(liveRows);
+        }
+    }
+
+    private static long countRows(Flux<VectorSchemaRoot> scan) {
+        return scan.publishOn(Schedulers.boundedElastic())
+                .map(b -> {
+                    try (b) {
+                        return (long) b.getRowCount();
+                    }
+                })
+                .reduce(0L, Long::sum)
+                .block(Duration.ofSeconds(60));
+    }
+
+    private static void awaitQuiet(BufferAllocator alloc, PageIoScheduler io) throws InterruptedException {
+        long deadline = System.nanoTime() + 5_000_000_000L;
+        while ((alloc.getAllocatedMemory() != 0 || !io.idle()) && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+    }
+}
