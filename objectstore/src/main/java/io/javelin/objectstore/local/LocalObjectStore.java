@@ -60,6 +60,10 @@ public final class LocalObjectStore implements ObjectStore {
     private final Scheduler io;
     private final boolean ownsScheduler;
     private final StoreTraits traits;
+    private final ChannelCache channels;
+
+    /** Read channels kept open for ranged reads (data files), least recently used closed first. */
+    public static final int OPEN_CHANNELS = 128;
 
     public LocalObjectStore(Path root, int ioThreads) {
         this(root, Schedulers.newBoundedElastic(ioThreads, 100_000, "javelin-local-io", 60, true), true);
@@ -71,6 +75,7 @@ public final class LocalObjectStore implements ObjectStore {
         this.io = io;
         this.ownsScheduler = ownsScheduler;
         this.traits = StoreTraits.localDefaults();
+        this.channels = new ChannelCache(OPEN_CHANNELS);
     }
 
     public Path root() {
@@ -113,8 +118,56 @@ public final class LocalObjectStore implements ObjectStore {
     public Mono<Buffer> read(String path, long offset, long length) {
         return Mono.defer(() -> {
             Path f = file(path);
-            return BlockingReads.on(io, () -> readRange(path, f, offset, length, false));
+            return BlockingReads.on(io, () -> readCached(path, f, offset, length));
         }).doOnDiscard(Buffer.class, Buffer::release);
+    }
+
+    /**
+     * A ranged read through a cached open channel (see {@link ChannelCache}). A reader interrupted by a
+     * cancel closes the shared channel under the others (FileChannel is interruptible): they reopen.
+     */
+    private Buffer readCached(String key, Path f, long offset, long length) {
+        counters.request(OpClass.READ);
+        for (int attempt = 0; ; attempt++) {
+            ChannelCache.Lease lease;
+            try {
+                lease = channels.acquire(f);
+            } catch (NoSuchFileException e) {
+                throw new ObjectNotFoundException(key, e);
+            } catch (IOException e) {
+                throw new ObjectStoreException("read " + key + " failed: " + e, e);
+            }
+            try {
+                long size = lease.size();
+                if (offset + length > size && offset + length > (size = lease.refreshSize())) {
+                    throw new InvalidRangeException(key, offset, length, size);
+                }
+                Buffer b = Buffer.allocate(length, "local-read");
+                try {
+                    readFully(lease.channel, b.segment(), offset, key);
+                } catch (Throwable t) {
+                    b.release();
+                    throw t;
+                }
+                counters.bytes(OpClass.READ, length);
+                return b;
+            } catch (java.nio.channels.ClosedChannelException e) {
+                channels.invalidate(f, lease);
+                if (Thread.currentThread().isInterrupted() || attempt >= 3) {
+                    throw new ObjectStoreException("read " + key + " failed: " + e, e);
+                }
+            } catch (IOException e) {
+                channels.invalidate(f, lease);
+                throw new ObjectStoreException("read " + key + " failed: " + e, e);
+            } finally {
+                lease.release();
+            }
+        }
+    }
+
+    /** Channels open for ranged reads now (tests). */
+    int openChannels() {
+        return channels.size();
     }
 
     @Override
@@ -215,6 +268,7 @@ public final class LocalObjectStore implements ObjectStore {
                     moveIntoPlace(tmp, f);
                 } finally {
                     Files.deleteIfExists(tmp);
+                    channels.invalidate(f);
                 }
                 counters.bytes(OpClass.WRITE, data.byteSize());
                 return meta(path, f);
@@ -240,6 +294,7 @@ public final class LocalObjectStore implements ObjectStore {
                         tmp.channel.force(true);
                         tmp.channel.close();
                         moveIntoPlace(tmp.path, f);
+                        channels.invalidate(f);
                         return meta(path, f);
                     })),
                     tmp -> blocking(() -> tmp.discard()),
@@ -266,6 +321,7 @@ public final class LocalObjectStore implements ObjectStore {
                     throw new ObjectAlreadyExistsException(path, 0, "EEXIST", e);
                 } finally {
                     Files.deleteIfExists(tmp);
+                    channels.invalidate(f);
                 }
                 fsyncDirectory(f.getParent());
                 counters.bytes(OpClass.WRITE, data.byteSize());
@@ -427,6 +483,7 @@ public final class LocalObjectStore implements ObjectStore {
                     return null; // a prefix, not an object: nothing to delete
                 }
                 Files.deleteIfExists(f);
+                channels.invalidate(f);
                 return null;
             });
         }).then();
@@ -449,6 +506,7 @@ public final class LocalObjectStore implements ObjectStore {
                     tmp.channel.force(true);
                     tmp.channel.close();
                     moveIntoPlace(tmp.path, dst);
+                    channels.invalidate(dst);
                     counters.bytes(OpClass.WRITE, size);
                 } catch (NoSuchFileException e) {
                     throw new ObjectNotFoundException(from, e);
@@ -462,6 +520,7 @@ public final class LocalObjectStore implements ObjectStore {
 
     @Override
     public void close() {
+        channels.close();
         if (ownsScheduler) {
             io.dispose();
         }

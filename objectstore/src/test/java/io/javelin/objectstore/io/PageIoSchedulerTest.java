@@ -159,4 +159,34 @@ class PageIoSchedulerTest {
         // LeakCheckExtension then checks that no read buffer survived.
         assertThat(arenasBefore).isGreaterThanOrEqualTo(0);
     }
+
+    @Test
+    void oneSlotSchedulerSharedByManyCancelledRequestsNeverLosesTheSlot() throws Exception {
+        // One read slot and a small byte budget: a single slot or byte lost to a cancel would hang the next request.
+        var sched = new PageIoScheduler(store, new PageIoOptions(1, 300_000, 4096, 128 * 1024));
+        Random rnd = new Random(11);
+        Flux.range(0, 300)
+                .flatMap(i -> {
+                    long off = rnd.nextInt(SIZE - 400_000);
+                    List<ByteRange> ranges = List.of(ByteRange.of(off, 1000 + rnd.nextInt(200_000)), ByteRange.of(off + 250_000, 5000));
+                    Mono<PageResult> r = sched.submit("f", ranges, rnd.nextInt(4)).subscribeOn(Schedulers.parallel());
+                    return switch (i % 3) {
+                        case 0 -> r.doOnNext(PageResult::release).take(Duration.ofNanos(rnd.nextInt(300_000))).then();
+                        case 1 -> r.doOnNext(PageResult::release).timeout(Duration.ofMillis(1)).onErrorResume(e -> Mono.empty()).then();
+                        default -> r.doOnNext(res -> {
+                            assertSlice(res.buffer(0), ranges.get(0));
+                            res.release();
+                        }).then();
+                    };
+                }, 8)
+                .blockLast(Duration.ofSeconds(60));
+        long deadline = System.nanoTime() + 5_000_000_000L;
+        while (!sched.idle() && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        assertThat(sched.idle()).as("queued %d running %d held %d", sched.queued(), sched.iopsInFlight(), sched.bytesHeld()).isTrue();
+        try (PageResult r = sched.submit("f", List.of(ByteRange.of(0, 4096)), 0).block(Duration.ofSeconds(5))) {
+            assertSlice(r.buffer(0), ByteRange.of(0, 4096));
+        }
+    }
 }
