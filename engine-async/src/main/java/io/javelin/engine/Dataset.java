@@ -381,6 +381,28 @@ public final class Dataset implements AutoCloseable {
         return handle.table.tags().delete(name).onErrorMap(e -> translate(uri(), -1, e));
     }
 
+    // ------------------------------------------------------------------ indexes
+
+    /**
+     * Builds an index on {@code columns} (one column) over every live row and commits it (a CreateIndex
+     * version): BTREE / BITMAP / LABEL_LIST scalar indexes, IVF_FLAT / IVF_PQ / IVF_SQ / IVF_HNSW_* vector
+     * indexes, in Lance 7.0.0's on-disk layout. See {@link io.javelin.engine.index.IndexCreator}.
+     */
+    public Mono<Dataset> createIndex(List<String> columns, io.javelin.engine.index.IndexKind type,
+                                     io.javelin.engine.index.IndexParams params) {
+        return io.javelin.engine.index.IndexCreator.create(this, columns, type, params).onErrorMap(e -> translate(uri(), version(), e));
+    }
+
+    /** The index segments of this version (name, type, columns, coverage), as in the manifest. */
+    public List<io.javelin.engine.index.IndexInfo> listIndexes() {
+        return io.javelin.engine.index.IndexCatalog.list(this);
+    }
+
+    /** The store this dataset reads from (index files, extensions); owned by the dataset: do not close. */
+    public ObjectStore objectStore() {
+        return handle.store;
+    }
+
     // ------------------------------------------------------------------ internals
 
     Handle handle() {

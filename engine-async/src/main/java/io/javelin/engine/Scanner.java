@@ -192,8 +192,20 @@ public final class Scanner {
 
     /** Runs the scan. Batches are the subscriber's to close; cancelling releases everything in flight. */
     public Flux<VectorSchemaRoot> scan(BufferAllocator allocator) {
-        return Flux.defer(() -> Scan.run(this, plan(), allocator))
-                .onErrorMap(e -> Dataset.translate(dataset.uri(), dataset.version(), e));
+        Flux<VectorSchemaRoot> regular = Flux.defer(() -> Scan.run(this, plan(), allocator));
+        // filter planner hook: a BTree/Bitmap index answers sargable predicates (pushdown off = never)
+        Flux<VectorSchemaRoot> run = filter == null || !pushdown || fragmentIds != null ? regular
+                : Flux.defer(() -> io.javelin.engine.index.ScalarIndexScan.scan(dataset, columns, filter, withRowId, withRowAddress,
+                        limit, offset, batchSize, ids -> fragments(ids).limit(-1).offset(0).scan(allocator), allocator, regular));
+        return run.onErrorMap(e -> Dataset.translate(dataset.uri(), dataset.version(), e));
+    }
+
+    /**
+     * A k-nearest-neighbour query on vector column {@code column} with this scanner's columns, filter
+     * (prefilter) and row-id option: {@code scanner().nearest("vec", q, 10).nprobes(16).refineFactor(5).scan(alloc)}.
+     */
+    public io.javelin.engine.index.NearestQuery nearest(String column, float[] query, int k) {
+        return new io.javelin.engine.index.NearestQuery(dataset, columns, filter, withRowId, column, query, k);
     }
 
     /** Rows the scan would return, ignoring limit and offset; without a filter only metadata is read. */

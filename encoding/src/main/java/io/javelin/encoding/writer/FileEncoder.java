@@ -36,6 +36,7 @@ public final class FileEncoder {
     private long position;
     private long rows;
     private boolean finished;
+    private final List<byte[]> extraGlobalBuffers = new ArrayList<>();
 
     public FileEncoder(Schema schema, WriteOptions options) {
         this.schema = Objects.requireNonNull(schema, "schema");
@@ -77,6 +78,18 @@ public final class FileEncoder {
         return emit(pages, columns.lastColumns());
     }
 
+    /**
+     * Adds a user global buffer (index files keep IVF models and codebooks there); the first one added
+     * becomes global buffer 1 (0 is the schema). Must be called before {@link #finish()}.
+     */
+    public int addGlobalBuffer(byte[] bytes) {
+        if (finished) {
+            throw new IllegalStateException("File already finished");
+        }
+        extraGlobalBuffers.add(bytes.clone());
+        return extraGlobalBuffers.size();
+    }
+
     /** Flushes the last pages and writes schema, metadata, tables and footer. */
     public List<ByteBuffer> finish() {
         if (finished) {
@@ -89,6 +102,13 @@ public final class FileEncoder {
         long gbPos = position;
         byte[] fd = LogicalTypes.fileDescriptor(schema, rows).toByteArray();
         tail.put(fd);
+        long[][] extra = new long[extraGlobalBuffers.size()][2];
+        for (int i = 0; i < extra.length; i++) {
+            tail.fill((int) ((ALIGN - ((position + tail.size()) % ALIGN)) % ALIGN), PAD);
+            extra[i][0] = position + tail.size();
+            extra[i][1] = extraGlobalBuffers.get(i).length;
+            tail.put(extraGlobalBuffers.get(i));
+        }
         long colMetaStart = position + tail.size();
         long[][] cmo = new long[metadata.size()][2];
         for (int i = 0; i < metadata.size(); i++) {
@@ -103,8 +123,11 @@ public final class FileEncoder {
         }
         long gboStart = position + tail.size();
         tail.u64(gbPos).u64(fd.length);
+        for (long[] e : extra) {
+            tail.u64(e[0]).u64(e[1]);
+        }
         tail.u64(colMetaStart).u64(cmoStart).u64(gboStart);
-        tail.u32(1).u32(metadata.size());
+        tail.u32(1 + extra.length).u32(metadata.size());
         tail.u16(options.version().footerMajor()).u16(options.version().footerMinor());
         tail.put(MAGIC);
         position += tail.size();

@@ -38,6 +38,26 @@ public final class LanceFileWriter {
         });
     }
 
+    /** As {@link #write}, adding user global buffers 1, 2, ... (index files: IVF model, codebook) after the schema. */
+    public static Mono<Result> write(Flux<VectorSchemaRoot> batches, Schema schema, ObjectStore store, String path,
+                                     WriteOptions options, java.util.List<byte[]> globalBuffers) {
+        return Mono.defer(() -> {
+            AtomicReference<FileEncoder> holder = new AtomicReference<>();
+            Flux<ByteBuffer> bytes = Flux.defer(() -> {
+                FileEncoder enc = new FileEncoder(schema, options);
+                globalBuffers.forEach(enc::addGlobalBuffer);
+                holder.set(enc);
+                return batches.map(enc::write)
+                        .concatMapIterable(pages -> pages, 1)
+                        .concatWith(Flux.defer(() -> Flux.fromIterable(enc.finish())));
+            });
+            return store.put(path, bytes).map(meta -> {
+                FileEncoder enc = holder.get();
+                return new Result(path, enc.rows(), enc.position(), options.version());
+            });
+        });
+    }
+
     /** The file's bytes in order, without any I/O (for stores, tests and in-memory use). */
     public static Flux<ByteBuffer> encode(Flux<VectorSchemaRoot> batches, Schema schema, WriteOptions options) {
         return encode(batches, schema, options, new AtomicReference<>());
