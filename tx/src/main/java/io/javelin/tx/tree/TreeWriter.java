@@ -586,11 +586,11 @@ public final class TreeWriter {
     private Mono<List<Part>> rewriteLeaves(Session s, NodeState n, int[] run, List<List<FragmentTreeMutation>> buckets) {
         long runLo = n.children.get(run[0]).minKey();
         event(run[1] > run[0] ? "leafMerge" : "leafRewrite");
-        return Flux.range(run[0], run[1] - run[0] + 1).flatMapSequential(i -> {
+        return Flux.range(run[0], run[1] - run[0] + 1).flatMapSequentialDelayError(i -> {
             Part p = n.children.get(i);
             long watermark = p.ref.getMaterializedThroughActionSequence();
             return s.leaf(p, p.minKey(), n.childHi(i)).map(records -> Replay.apply(records, buckets.get(i), watermark));
-        }, config.leafParallelism()).collectList().flatMap(lists -> {
+        }, config.leafParallelism(), 1).collectList().flatMap(lists -> {
             List<DataFragment> all = new ArrayList<>();
             lists.forEach(all::addAll);
             long watermark = 0;
