@@ -120,6 +120,15 @@ public final class TreeWriter {
      * @param maxFragmentId Manifest.max_fragment_id of the new version
      */
     public Mono<Result> commit(TreeSnapshot base, List<FragmentEdit> edits, long maxFragmentId) {
+        return commit(base, edits, maxFragmentId, Map.of());
+    }
+
+    /**
+     * Commits edits whose prior records are partly known already ({@code known}: present or absent),
+     * so that only the others are resolved from the tree.
+     */
+    public Mono<Result> commit(TreeSnapshot base, List<FragmentEdit> edits, long maxFragmentId,
+            Map<Long, java.util.Optional<DataFragment>> known) {
         return Mono.defer(() -> {
             SortedSet<Long> needed = new TreeSet<>();
             for (FragmentEdit e : edits) {
@@ -133,8 +142,11 @@ public final class TreeWriter {
                     needed.add(e.id());
                 }
             }
+            needed.removeAll(known.keySet());
             Mono<Map<Long, DataFragment>> priors = needed.isEmpty() ? Mono.just(Map.of()) : base.resolveAll(needed);
-            return priors.flatMap(prior -> {
+            return priors.flatMap(resolved -> {
+                Map<Long, DataFragment> prior = new HashMap<>(resolved);
+                known.forEach((id, f) -> f.ifPresent(x -> prior.put(id, x)));
                 List<FragmentTreeMutation> mutations = lower(base, edits, prior);
                 return apply(base, mutations);
             });
