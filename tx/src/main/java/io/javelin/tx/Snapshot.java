@@ -18,17 +18,25 @@ public final class Snapshot {
     private final ManifestStore store;
     private final ManifestFile file;
     private final LanceSchema schema;
-    private final List<FragmentInfo> fragments;
+    private final FragmentCatalog catalog;
 
     Snapshot(ManifestStore store, ManifestFile file) {
+        this(store, file, null);
+    }
+
+    /** A version whose fragments come from {@code catalog} (null: the manifest's flat list). */
+    public Snapshot(ManifestStore store, ManifestFile file, FragmentCatalog catalog) {
         this.store = store;
         this.file = file;
         Map<String, byte[]> md = new LinkedHashMap<>();
         file.manifest().getSchemaMetadataMap().forEach((k, v) -> md.put(k, v.toByteArray()));
         this.schema = LanceSchema.fromProto(file.manifest().getFieldsList(), md);
-        List<FragmentInfo> out = new ArrayList<>();
-        file.manifest().getFragmentsList().forEach(f -> out.add(FragmentInfo.of(f)));
-        this.fragments = List.copyOf(out);
+        if (catalog == null) {
+            List<FragmentInfo> out = new ArrayList<>();
+            file.manifest().getFragmentsList().forEach(f -> out.add(FragmentInfo.of(f)));
+            catalog = new FlatFragmentCatalog(out);
+        }
+        this.catalog = catalog;
     }
 
     public long version() {
@@ -43,17 +51,28 @@ public final class Snapshot {
         return schema;
     }
 
+    /**
+     * The fragments in id order. A tree table lists them lazily: call {@link #loadFragments()} first
+     * (reactive paths do), otherwise this throws {@link IllegalStateException}.
+     */
     public List<FragmentInfo> fragments() {
-        return fragments;
+        return catalog.loaded().orElseThrow(() -> new IllegalStateException("Version " + version()
+                + " stores its fragments in a fragment tree: load them with loadFragments() first"));
     }
 
-    /** Live rows from the manifest alone (no data or deletion file is read). */
+    /** The fragments in id order, read from the tree once if this is a tree table. */
+    public Mono<List<FragmentInfo>> loadFragments() {
+        return catalog.list();
+    }
+
+    /** Where the fragment records of this version come from (flat list or tree). */
+    public FragmentCatalog catalog() {
+        return catalog;
+    }
+
+    /** Live rows from the manifest (and a tree's root summaries) alone; no data or deletion file is read. */
     public long countRows() {
-        long n = 0;
-        for (FragmentInfo f : fragments) {
-            n += f.liveRows();
-        }
-        return n;
+        return catalog.liveRows();
     }
 
     public String dataStorageVersion() {
@@ -67,7 +86,7 @@ public final class Snapshot {
 
     /** Reads every deletion file and returns the deleted-row counts by fragment id (in fragment order). */
     public Mono<Map<Long, Long>> verifyDeletions() {
-        return Flux.fromIterable(fragments)
+        return loadFragments().flatMapMany(Flux::fromIterable)
                 .concatMap(f -> deletions(f).map(rb -> Map.entry(f.id(), rb.getLongCardinality())))
                 .collectMap(Map.Entry::getKey, Map.Entry::getValue, LinkedHashMap::new);
     }

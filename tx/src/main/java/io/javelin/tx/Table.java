@@ -32,11 +32,11 @@ public final class Table {
 
     /** The latest version; a corrupt latest manifest is an error (as in Lance), see {@link #openLastGood()}. */
     public Mono<Snapshot> open() {
-        return versions.readLatest().map(this::snapshot);
+        return versions.readLatest().flatMap(this::snapshot);
     }
 
     public Mono<Snapshot> checkout(long version) {
-        return versions.read(version, null).map(this::snapshot);
+        return versions.read(version, null).flatMap(this::snapshot);
     }
 
     public Mono<Snapshot> checkout(String tag) {
@@ -55,13 +55,17 @@ public final class Table {
         if (i < 0) {
             return Mono.error(last != null ? last : new VersionNotFoundException("Dataset has no readable version"));
         }
-        return versions.read(all.get(i)).map(this::snapshot)
+        return versions.read(all.get(i)).flatMap(this::snapshot)
                 .onErrorResume(TxException.class, e -> e instanceof UnsupportedFeatureException
                         ? Mono.error(e) // readable by a newer engine: not "broken", do not silently skip
                         : newestGood(all, i - 1, e));
     }
 
-    private Snapshot snapshot(ManifestFile f) {
-        return new Snapshot(store, f);
+    /** A flat version needs nothing more; a tree version reads at most its external root (spec 000). */
+    private Mono<Snapshot> snapshot(ManifestFile f) {
+        if (f.manifest().hasFragmentTree()) {
+            return io.javelin.tx.tree.TreeTables.catalog(store, f.manifest()).map(c -> new Snapshot(store, f, c));
+        }
+        return Mono.just(new Snapshot(store, f));
     }
 }

@@ -81,6 +81,7 @@ public final class LanceSchemas {
             arrowChildren.add(c.arrow());
         }
         ArrowType type = arrowType(resource, lt, f.getName());
+        org.apache.arrow.vector.types.pojo.DictionaryEncoding dictionary = dictionary(resource, lt, f.getName(), f.getId());
         List<Field> kids = arrowChildren;
         if (type instanceof ArrowType.FixedSizeList) {
             kids = List.of(new Field("item", FieldType.nullable(fslItemType(resource, lt, f.getName())), null));
@@ -89,7 +90,7 @@ public final class LanceSchemas {
             kids = List.of(new Field(entries.getName(), new FieldType(false, entries.getType(), null, entries.getMetadata()),
                     entries.getChildren()));
         }
-        Field arrow = new Field(f.getName(), new FieldType(f.getNullable(), type, null, md.isEmpty() ? null : md), kids);
+        Field arrow = new Field(f.getName(), new FieldType(f.getNullable(), type, dictionary, md.isEmpty() ? null : md), kids);
         return new LanceField(f.getId(), f.getName(), lt, f.getNullable(), md, children, arrow, column);
     }
 
@@ -112,8 +113,38 @@ public final class LanceSchemas {
         return arrowType(resource, inner, name);
     }
 
+    /**
+     * {@code dict:{value}:{key}:{ordered}}: the field is read as its values (type {@code value}) and
+     * carries the {@link org.apache.arrow.vector.types.pojo.DictionaryEncoding} (id = the Lance field id)
+     * so callers can re-encode it; null for any other logical type.
+     */
+    static org.apache.arrow.vector.types.pojo.DictionaryEncoding dictionary(String resource, String lt, String name, int id) {
+        if (!lt.startsWith("dict:")) {
+            return null;
+        }
+        String[] kv = dictParts(resource, lt, name);
+        ArrowType key = arrowType(resource, kv[1], name);
+        if (!(key instanceof ArrowType.Int k)) {
+            throw new CorruptFileException(resource, -1, "Bad dictionary key type '" + kv[1] + "' of field " + name);
+        }
+        return new org.apache.arrow.vector.types.pojo.DictionaryEncoding(id, Boolean.parseBoolean(kv[2]), k);
+    }
+
+    /** {value, key, ordered} of a dict logical type; the value type may itself contain ':'. */
+    private static String[] dictParts(String resource, String lt, String name) {
+        int last = lt.lastIndexOf(':');
+        int key = last > 5 ? lt.lastIndexOf(':', last - 1) : -1;
+        if (key <= 5) {
+            throw new CorruptFileException(resource, -1, "Bad logical type '" + lt + "' of field " + name);
+        }
+        return new String[] {lt.substring(5, key), lt.substring(key + 1, last), lt.substring(last + 1)};
+    }
+
     /** Parses a Lance logical type string. */
     public static ArrowType arrowType(String resource, String lt, String name) {
+        if (lt.startsWith("dict:")) {
+            return arrowType(resource, dictParts(resource, lt, name)[0], name);
+        }
         switch (lt) {
             case "null": return ArrowType.Null.INSTANCE;
             case "bool": return ArrowType.Bool.INSTANCE;

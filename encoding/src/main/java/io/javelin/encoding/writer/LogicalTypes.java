@@ -73,6 +73,15 @@ public final class LogicalTypes {
     /** Lance's logical type name for a field, e.g. {@code int64}, {@code timestamp:us:-}, {@code list.struct}. */
     public static String logicalType(Field f) {
         ArrowType t = f.getType();
+        if (f.getDictionary() != null) {
+            // A materialized dictionary field: the vector holds the values (type t); the file schema
+            // declares dict:{value}:{index}:{ordered} as Lance does for Arrow dictionary arrays.
+            var d = f.getDictionary();
+            Field values = new Field(f.getName(), new org.apache.arrow.vector.types.pojo.FieldType(f.isNullable(), t, null),
+                    f.getChildren());
+            return "dict:" + logicalType(values) + ":" + logicalType(new Field("key",
+                    org.apache.arrow.vector.types.pojo.FieldType.notNullable(d.getIndexType()), null)) + ":" + d.isOrdered();
+        }
         return switch (t) {
             case ArrowType.Null n -> "null";
             case ArrowType.Bool b -> "bool";

@@ -16,6 +16,7 @@ import io.javelin.tx.transaction.ManifestBuilder;
 import io.javelin.tx.transaction.OperationKind;
 import io.javelin.tx.transaction.Resolution;
 import io.javelin.tx.transaction.TransactionFiles;
+import io.javelin.tx.tree.TreeCommits;
 import io.javelin.tx.version.ManifestNaming;
 import io.javelin.tx.version.VersionHint;
 import io.javelin.tx.version.VersionResolver;
@@ -141,7 +142,14 @@ public final class CommitEngine {
         private Mono<Boolean> publishOnce() {
             return Mono.defer(() -> {
                 attempts++;
-                ManifestBuilder.Built b = ManifestBuilder.build(base, txn, restoreSource, options.clock().instant());
+                // Tree tables write their tree objects here, before the manifest (spec 000).
+                return TreeCommits.build(store, base, txn, restoreSource, options.clock().instant())
+                        .flatMap(this::publish);
+            });
+        }
+
+        private Mono<Boolean> publish(ManifestBuilder.Built b) {
+            return Mono.defer(() -> {
                 byte[] bytes = ManifestCodec.encode(b.manifest(), b.indexSection(), txn);
                 built = ManifestCodec.decode("(new manifest)", bytes);
                 path = naming.path(built.version());

@@ -19,13 +19,15 @@ public final class FeatureFlags {
     public static final long BASE_PATHS = 16;
     /** Writer-only: transactions are inline only. */
     public static final long DISABLE_TRANSACTION_FILE = 32;
-    /** Every bit at or above this one is unknown to us (and to Lance 7.0.0). */
+    /** Every bit at or above this one is unknown to Lance 7.0.0. */
     public static final long FIRST_UNKNOWN = 64;
+    /** Fragment records live in a fragment metadata tree (proposed format, spec 000); fragments is empty. */
+    public static final long FRAGMENT_TREE = 4096;
 
     /** Bits this engine can read correctly. Stable row ids are understood at the metadata level. */
-    public static final long KNOWN_READER = FIRST_UNKNOWN - 1;
+    public static final long KNOWN_READER = (FIRST_UNKNOWN - 1) | FRAGMENT_TREE;
     /** Bits this engine can write while preserving their meaning. */
-    public static final long KNOWN_WRITER = FIRST_UNKNOWN - 1;
+    public static final long KNOWN_WRITER = (FIRST_UNKNOWN - 1) | FRAGMENT_TREE;
 
     private FeatureFlags() {
     }
@@ -62,6 +64,13 @@ public final class FeatureFlags {
                 deletions = true;
                 break;
             }
+        }
+        if (m.hasFragmentTree()) {
+            // The fragment list is not in the manifest: the tree flag is structural and the
+            // deletion flag is sticky (it cannot be recomputed without reading every leaf).
+            reader |= FRAGMENT_TREE;
+            writer |= FRAGMENT_TREE;
+            deletions |= (m.getReaderFeatureFlags() & DELETION_FILES) != 0;
         }
         if (deletions) {
             reader |= DELETION_FILES;

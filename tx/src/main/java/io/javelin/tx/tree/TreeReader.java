@@ -168,17 +168,25 @@ final class TreeReader {
 
     /** Fetches, decodes and validates a leaf; returns its records in id order. */
     Mono<List<DataFragment>> loadLeaf(ChildRef ref) {
-        return env.store().get(ref.location()).map(bytes -> decodeLeaf(ref, bytes));
+        return env.store().get(ref.location()).flatMap(bytes -> decodeLeaf(ref, bytes));
     }
 
-    List<DataFragment> decodeLeaf(ChildRef ref, byte[] bytes) {
+    Mono<List<DataFragment>> decodeLeaf(ChildRef ref, byte[] bytes) {
+        return Mono.defer(() -> {
+            FragmentTreeChild c = ref.child();
+            check(bytes.length == c.getObjectSize(), Rule.R36_OBJECT_SIZE, "%s has %d bytes, reference says %d",
+                    ref.location(), bytes.length, c.getObjectSize());
+            // Detached from the caller's cancellation: the decoded batch is always closed by this
+            // pipeline, so a cancelled scan can never strand Arrow memory mid-decode.
+            Mono<List<DataFragment>> decode = Mono.usingWhen(env.codec().decode(bytes, env.allocator()),
+                    d -> Mono.fromCallable(() -> checkLeaf(ref, LeafArrow.decode(d.root(), d.dictionaries(), ref.owner()))),
+                    d -> Mono.fromRunnable(d::close));
+            return Mono.<List<DataFragment>>create(sink -> decode.subscribe(sink::success, sink::error));
+        });
+    }
+
+    private List<DataFragment> checkLeaf(ChildRef ref, List<DataFragment> records) {
         FragmentTreeChild c = ref.child();
-        check(bytes.length == c.getObjectSize(), Rule.R36_OBJECT_SIZE, "%s has %d bytes, reference says %d",
-                ref.location(), bytes.length, c.getObjectSize());
-        List<DataFragment> records;
-        try (LeafCodec.Decoded d = env.codec().decode(bytes, env.allocator())) {
-            records = LeafArrow.decode(d.root(), d.dictionaries(), ref.owner());
-        }
         check(!records.isEmpty(), Rule.R32_LEAF_NONEMPTY, "leaf %s has no records", ref.location());
         long total = 0;
         long visible = 0;

@@ -227,7 +227,8 @@ public final class TreeSnapshot {
         for (long id : ids) {
             groups.computeIfAbsent(view.route(id), k -> new TreeSet<>()).add(id);
         }
-        return Flux.fromIterable(groups.entrySet()).flatMap(e -> {
+        // Errors wait for sibling reads in flight, so a failed read never abandons a decode midway.
+        return Flux.fromIterable(groups.entrySet()).flatMapDelayError(e -> {
             ChildRef ref = view.children().get(e.getKey());
             SortedSet<Long> group = e.getValue();
             if (ref.isLeaf()) {
@@ -249,7 +250,7 @@ public final class TreeSnapshot {
                 collect(child.buffer(), group, deeper);
                 return walk(child, group, deeper, seqs, out);
             });
-        }, env.config().leafParallelism()).then();
+        }, env.config().leafParallelism(), 1).then();
     }
 
     private static void put(Map<Long, DataFragment> out, long id, DataFragment f) {
@@ -316,14 +317,14 @@ public final class TreeSnapshot {
         for (FragmentTreeMutation m : all) {
             buckets.get(view.route(Records.target(m.getAction()))).add(m);
         }
-        return Flux.range(0, view.children().size()).flatMapSequential(i -> {
+        return Flux.range(0, view.children().size()).flatMapSequentialDelayError(i -> {
             ChildRef ref = view.children().get(i);
             if (ref.isLeaf()) {
                 return reader.loadLeaf(ref).flatMapIterable(records -> Replay.apply(records, buckets.get(i),
                         ref.child().getMaterializedThroughActionSequence()));
             }
             return reader.loadNode(ref, seqs).flatMapMany(child -> walkAll(child, buckets.get(i), seqs));
-        }, env.config().leafParallelism());
+        }, env.config().leafParallelism(), 32);
     }
 
     /**

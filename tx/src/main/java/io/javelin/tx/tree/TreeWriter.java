@@ -120,6 +120,15 @@ public final class TreeWriter {
      * @param maxFragmentId Manifest.max_fragment_id of the new version
      */
     public Mono<Result> commit(TreeSnapshot base, List<FragmentEdit> edits, long maxFragmentId) {
+        return commit(base, edits, maxFragmentId, Map.of());
+    }
+
+    /**
+     * Commits edits whose prior records are partly known already ({@code known}: present or absent),
+     * so that only the others are resolved from the tree.
+     */
+    public Mono<Result> commit(TreeSnapshot base, List<FragmentEdit> edits, long maxFragmentId,
+            Map<Long, java.util.Optional<DataFragment>> known) {
         return Mono.defer(() -> {
             SortedSet<Long> needed = new TreeSet<>();
             for (FragmentEdit e : edits) {
@@ -133,8 +142,11 @@ public final class TreeWriter {
                     needed.add(e.id());
                 }
             }
+            needed.removeAll(known.keySet());
             Mono<Map<Long, DataFragment>> priors = needed.isEmpty() ? Mono.just(Map.of()) : base.resolveAll(needed);
-            return priors.flatMap(prior -> {
+            return priors.flatMap(resolved -> {
+                Map<Long, DataFragment> prior = new HashMap<>(resolved);
+                known.forEach((id, f) -> f.ifPresent(x -> prior.put(id, x)));
                 List<FragmentTreeMutation> mutations = lower(base, edits, prior);
                 return apply(base, mutations);
             });
@@ -586,11 +598,11 @@ public final class TreeWriter {
     private Mono<List<Part>> rewriteLeaves(Session s, NodeState n, int[] run, List<List<FragmentTreeMutation>> buckets) {
         long runLo = n.children.get(run[0]).minKey();
         event(run[1] > run[0] ? "leafMerge" : "leafRewrite");
-        return Flux.range(run[0], run[1] - run[0] + 1).flatMapSequential(i -> {
+        return Flux.range(run[0], run[1] - run[0] + 1).flatMapSequentialDelayError(i -> {
             Part p = n.children.get(i);
             long watermark = p.ref.getMaterializedThroughActionSequence();
             return s.leaf(p, p.minKey(), n.childHi(i)).map(records -> Replay.apply(records, buckets.get(i), watermark));
-        }, config.leafParallelism()).collectList().flatMap(lists -> {
+        }, config.leafParallelism(), 1).collectList().flatMap(lists -> {
             List<DataFragment> all = new ArrayList<>();
             lists.forEach(all::addAll);
             long watermark = 0;

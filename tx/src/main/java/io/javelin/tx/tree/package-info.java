@@ -21,8 +21,8 @@
  *       verified by applying it, else the record is upserted whole.</li>
  *   <li>{@link io.javelin.tx.tree.LeafSchema} / {@link io.javelin.tx.tree.LeafArrow} – the exact Arrow
  *       leaf schema and its validating conversion; {@link io.javelin.tx.tree.LeafCodec} turns a leaf
- *       batch into object bytes ({@link io.javelin.tx.tree.ArrowIpcLeafCodec} until the Lance-file
- *       codec lands).</li>
+ *       batch into object bytes ({@link io.javelin.tx.tree.LanceLeafCodec}: a Lance file written and read
+ *       by the encoding module).</li>
  *   <li>{@link io.javelin.tx.tree.TreeStore} – the narrow object storage the tree uses;
  *       {@link io.javelin.tx.tree.MemoryTreeStore} counts every request.</li>
  * </ul>

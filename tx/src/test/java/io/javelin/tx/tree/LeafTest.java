@@ -56,7 +56,7 @@ class LeafTest {
         try (TreeFixture fx = new TreeFixture(TreeConfig.defaults());
                 LeafArrow.Batch batch = LeafArrow.encode(List.of(a, b), fx.allocator)) {
             byte[] bytes = fx.env.codec().encode(batch.root(), batch.dictionaries());
-            try (LeafCodec.Decoded d = fx.env.codec().decode(bytes, fx.allocator)) {
+            try (LeafCodec.Decoded d = fx.env.codec().decode(bytes, fx.allocator).block()) {
                 assertThat(LeafArrow.decode(d.root(), d.dictionaries(), fx.datasets.current())).containsExactly(a, b);
             }
         }
@@ -73,12 +73,57 @@ class LeafTest {
             for (List<DataFragment> leaf : List.of(List.of(one), List.of(two), List.of(one, two))) {
                 try (LeafArrow.Batch batch = LeafArrow.encode(leaf, fx.allocator)) {
                     byte[] bytes = fx.env.codec().encode(batch.root(), batch.dictionaries());
-                    try (LeafCodec.Decoded d = fx.env.codec().decode(bytes, fx.allocator)) {
+                    try (LeafCodec.Decoded d = fx.env.codec().decode(bytes, fx.allocator).block()) {
                         assertThat(LeafArrow.decode(d.root(), d.dictionaries(), fx.datasets.current()))
                                 .isEqualTo(leaf);
                     }
                 }
             }
+        }
+    }
+
+    @Test
+    void leafIsALanceFileDeclaringDictionaryMappings() {
+        try (TreeFixture fx = new TreeFixture(TreeConfig.defaults());
+                LeafArrow.Batch batch = LeafArrow.encode(TreeFixture.frags(5), fx.allocator)) {
+            byte[] bytes = fx.env.codec().encode(batch.root(), batch.dictionaries());
+            assertThat(new String(bytes, bytes.length - 4, 4, java.nio.charset.StandardCharsets.US_ASCII)).isEqualTo("LANC");
+            var md = io.javelin.encoding.file.LanceFileReader.readMetadata(
+                    new io.javelin.encoding.io.MemorySource("leaf", bytes)).block();
+            assertThat(md.numRows()).isEqualTo(5);
+            java.util.Map<String, String> types = new java.util.LinkedHashMap<>();
+            io.javelin.encoding.pb.file.FileDescriptor fd;
+            for (var f : md.fields()) {
+                collect(f, "", types);
+            }
+            assertThat(types).containsEntry("id", "uint64").containsEntry("fragment_meta", "binary")
+                    .containsEntry("files", "list.struct").containsEntry("files.item.field_ids", "dict:binary:int32:false")
+                    .containsEntry("files.item.column_indices", "dict:binary:int32:false")
+                    .containsEntry("overlays.item.data_file.field_ids", "dict:binary:int32:false")
+                    .containsEntry("files.item.base_id", "uint32");
+        }
+    }
+
+    private static void collect(io.javelin.encoding.file.LanceField f, String prefix, java.util.Map<String, String> out) {
+        out.put(prefix + f.name(), f.logicalType());
+        for (var c : f.children()) {
+            collect(c, prefix + f.name() + ".", out);
+        }
+    }
+
+    @Test
+    void dictionaryKeyOutOfBoundsIsCorrupt() {
+        try (TreeFixture fx = new TreeFixture(TreeConfig.defaults());
+                LeafArrow.Batch batch = LeafArrow.encode(TreeFixture.frags(2), fx.allocator)) {
+            var item = (org.apache.arrow.vector.complex.StructVector) ((org.apache.arrow.vector.complex.ListVector)
+                    batch.root().getVector("files")).getDataVector();
+            ((org.apache.arrow.vector.IntVector) item.getChild("field_ids")).set(0, 99);
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> LeafArrow.decode(batch.root(), batch.dictionaries(),
+                    fx.datasets.current())).isInstanceOfSatisfying(CorruptSnapshotException.class,
+                            e -> assertThat(e.rule()).isEqualTo(Rule.R20_MAPPING));
+            // Our Lance files cannot carry such a key: the codec refuses to write it.
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> fx.env.codec().encode(batch.root(),
+                    batch.dictionaries())).isInstanceOf(IllegalArgumentException.class);
         }
     }
 }

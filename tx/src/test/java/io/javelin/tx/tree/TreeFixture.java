@@ -24,7 +24,7 @@ final class TreeFixture implements AutoCloseable {
 
     void configure(TreeConfig c) {
         this.config = c;
-        this.env = new TreeEnv(store, new ArrowIpcLeafCodec(), allocator, c);
+        this.env = new TreeEnv(store, new LanceLeafCodec(), allocator, c);
         this.writer = new TreeWriter(env);
     }
 
