@@ -453,6 +453,65 @@ public final class Dataset implements AutoCloseable {
         };
     }
 
+    // ------------------------------------------------------------------ schema evolution, update, merge-insert
+
+    /**
+     * Adds columns computed by SQL expressions over existing ones ({@code name → expression}, e.g.
+     * {@code "total" → "price * qty"}): one new data file per fragment, committed as a Merge.
+     */
+    public Mono<Dataset> addColumns(Map<String, String> expressions) {
+        return SchemaEvolution.addColumns(this, expressions).map(this::derived).onErrorMap(e -> translate(uri(), version(), e));
+    }
+
+    /** Adds nullable columns that read as NULL everywhere (schema only, no data written). */
+    public Mono<Dataset> addColumns(List<org.apache.arrow.vector.types.pojo.Field> allNullColumns) {
+        return SchemaEvolution.addNullColumns(this, allNullColumns).map(this::derived).onErrorMap(e -> translate(uri(), version(), e));
+    }
+
+    /**
+     * Adds columns from a stream holding one row per live row of this version, in fragment order
+     * (aligned by row offset, as Lance's add_columns from a reader).
+     */
+    public Mono<Dataset> addColumns(Flux<VectorSchemaRoot> data, Schema columns) {
+        return SchemaEvolution.addColumns(this, data, columns).map(this::derived).onErrorMap(e -> translate(uri(), version(), e));
+    }
+
+    /** Drops columns or struct children ({@code "s.a"}): metadata only (a Project), data files stay. */
+    public Mono<Dataset> dropColumns(List<String> columns) {
+        return SchemaEvolution.dropColumns(this, columns).map(this::derived).onErrorMap(e -> translate(uri(), version(), e));
+    }
+
+    /** Renames, relaxes nullability or casts columns (casts rewrite the column; the rest is metadata only). */
+    public Mono<Dataset> alterColumns(List<ColumnAlteration> alterations) {
+        return SchemaEvolution.alterColumns(this, alterations).map(this::derived).onErrorMap(e -> translate(uri(), version(), e));
+    }
+
+    public Mono<Dataset> renameColumn(String path, String newName) {
+        return alterColumns(List.of(ColumnAlteration.rename(path, newName)));
+    }
+
+    /**
+     * {@code UPDATE ... SET col = expr, ... WHERE filter} (null filter: every row): matching rows are
+     * deleted and written again with the new values, committed as one Update.
+     */
+    public Mono<UpdateResult> update(String filter, Map<String, String> set) {
+        return RowRewrites.update(this, filter, set).onErrorMap(e -> translate(uri(), version(), e));
+    }
+
+    /** Starts a merge-insert keyed by {@code on}; configure the returned builder, then {@code execute}. */
+    public MergeInsert mergeInsert(List<String> on) {
+        return new MergeInsert(this, on);
+    }
+
+    /** This version again, as a new handle the caller closes. */
+    Dataset retained() {
+        return new Dataset(handle.retain(), snapshot);
+    }
+
+    Dataset derive(Snapshot s) {
+        return derived(s);
+    }
+
     @Override
     public void close() {
         if (closed.compareAndSet(false, true)) {

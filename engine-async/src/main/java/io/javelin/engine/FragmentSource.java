@@ -24,16 +24,28 @@ final class FragmentSource {
     private final FragmentInfo fragment;
     private final Map<String, Integer> fileOf;
     private final Map<Integer, LanceFileReader> readers;
+    /** Dataset column → its top-level name inside its data file (differs after a rename). */
+    private final Map<String, String> nameInFile;
+    /** Dataset column → its dataset field; columns in no data file read as nulls (schema evolution). */
+    private final Map<String, org.apache.arrow.vector.types.pojo.Field> datasetField;
+    /** Dataset field id → field name inside the data file holding it (nested fields included). */
+    private Map<Integer, String> fileNames = Map.of();
+    private io.javelin.tx.schema.LanceSchema lance;
 
-    private FragmentSource(FragmentInfo fragment, Map<String, Integer> fileOf, Map<Integer, LanceFileReader> readers) {
+    private FragmentSource(FragmentInfo fragment, Map<String, Integer> fileOf, Map<Integer, LanceFileReader> readers,
+                           Map<String, String> nameInFile, Map<String, org.apache.arrow.vector.types.pojo.Field> datasetField) {
         this.fragment = fragment;
         this.fileOf = fileOf;
         this.readers = readers;
+        this.nameInFile = nameInFile;
+        this.datasetField = datasetField;
     }
 
     static Mono<FragmentSource> open(Dataset ds, FragmentInfo f, List<String> columns, io.javelin.objectstore.io.PageIoScheduler io) {
         return Mono.defer(() -> {
             Map<String, Integer> fileOf = new LinkedHashMap<>();
+            Map<String, Integer> positionOf = new LinkedHashMap<>();
+            Map<String, org.apache.arrow.vector.types.pojo.Field> datasetField = new LinkedHashMap<>();
             List<DataFile> files = f.fragment().getFilesList();
             for (String c : columns) {
                 LanceField lf = ds.lanceSchema().field(c);
@@ -46,16 +58,29 @@ final class FragmentSource {
                         found = i;
                     }
                 }
+                datasetField.put(c, ds.schema().findField(c));
                 if (found < 0) {
-                    return Mono.error(new DatasetException(ds.uri(), ds.version(), "Column '" + c + "' has no data file in fragment "
-                            + f.id() + " (all-null columns from schema evolution are not supported yet)"));
+                    continue; // added without backfill: all nulls in this fragment
                 }
                 fileOf.put(c, found);
+                positionOf.put(c, files.get(found).getFieldsList().indexOf(lf.id()));
             }
             return Flux.fromIterable(new java.util.LinkedHashSet<>(fileOf.values()))
                     .concatMap(i -> ds.openFile(files.get(i).getPath(), io).map(r -> Map.entry(i, r)))
                     .collectMap(Map.Entry::getKey, Map.Entry::getValue)
-                    .map(readers -> new FragmentSource(f, fileOf, readers));
+                    .map(readers -> {
+                        Map<String, String> nameInFile = new LinkedHashMap<>();
+                        Map<Integer, String> fileNames = new java.util.HashMap<>();
+                        fileOf.forEach((c, i) -> {
+                            String n = ColumnLayout.fileName(readers.get(i).metadata().fields(), positionOf.get(c));
+                            nameInFile.put(c, n == null ? c : n);
+                            fileNames.putAll(ColumnLayout.fileNames(readers.get(i).metadata().fields(), files.get(i).getFieldsList()));
+                        });
+                        FragmentSource fs = new FragmentSource(f, fileOf, readers, nameInFile, datasetField);
+                        fs.fileNames = fileNames;
+                        fs.lance = ds.lanceSchema();
+                        return fs;
+                    });
         });
     }
 
@@ -66,7 +91,9 @@ final class FragmentSource {
     private Map<Integer, List<String>> byFile(List<String> columns) {
         Map<Integer, List<String>> out = new LinkedHashMap<>();
         for (String c : columns) {
-            out.computeIfAbsent(fileOf.get(c), k -> new ArrayList<>()).add(c);
+            if (fileOf.containsKey(c)) {
+                out.computeIfAbsent(fileOf.get(c), k -> new ArrayList<>()).add(c);
+            }
         }
         return out;
     }
@@ -77,8 +104,8 @@ final class FragmentSource {
     }
 
     /**
-     * As above, inside a scan whose batches {@code owner} keeps custody of (null: none). Batches of several
-     * files are claimed from it before they are merged, and the merged batch is handed back to it.
+     * As above, inside a scan whose batches {@code owner} keeps custody of (null: none). Per-file batches are
+     * claimed from it before they are merged, and the merged batch is handed back to it.
      */
     Flux<VectorSchemaRoot> scan(List<String> columns, long start, long end, int batchSize, BufferAllocator allocator,
                                 Scan.InFlight owner) {
@@ -91,15 +118,23 @@ final class FragmentSource {
             });
         }
         Map<Integer, List<String>> groups = byFile(columns);
+        if (groups.isEmpty()) { // only all-null columns
+            long n = (rows - start + batchSize - 1) / batchSize;
+            return Flux.range(0, (int) Math.max(0, n)).map(b -> {
+                long s = start + (long) b * batchSize;
+                return merge(new Object[0], List.of(), columns, (int) (Math.min(rows, s + batchSize) - s), allocator, owner);
+            });
+        }
         List<Flux<VectorSchemaRoot>> scans = new ArrayList<>();
         for (var g : groups.entrySet()) {
-            var opts = LanceFileReader.ScanOptions.all(batchSize).withColumns(g.getValue()).withRange(start, rows);
+            var opts = LanceFileReader.ScanOptions.all(batchSize).withColumns(inFile(g.getValue())).withRange(start, rows);
             scans.add(readers.get(g.getKey()).scan(opts, allocator));
         }
+        List<List<String>> order = new ArrayList<>(groups.values());
         if (scans.size() == 1) {
-            return scans.get(0);
+            return scans.get(0).map(part -> merge(new Object[] {part}, order, columns, -1, allocator, owner));
         }
-        return Flux.zip(scans, 1, parts -> merge(parts, columns, owner));
+        return Flux.zip(scans, 1, parts -> merge(parts, order, columns, -1, allocator, owner));
     }
 
     /** Rows at physical {@code offsets} (any order, repeats allowed) as one batch. */
@@ -112,17 +147,28 @@ final class FragmentSource {
             return Mono.just(Batches.root(List.of(), offsets.length));
         }
         Map<Integer, List<String>> groups = byFile(columns);
+        if (groups.isEmpty()) {
+            return Mono.fromCallable(() -> merge(new Object[0], List.of(), columns, offsets.length, allocator, owner));
+        }
         List<Mono<VectorSchemaRoot>> takes = new ArrayList<>();
         for (var g : groups.entrySet()) {
-            takes.add(readers.get(g.getKey()).take(offsets, g.getValue(), allocator));
+            takes.add(readers.get(g.getKey()).take(offsets, inFile(g.getValue()), allocator));
         }
-        if (takes.size() == 1) {
-            return takes.get(0);
-        }
-        return Flux.concat(takes).collectList().map(parts -> merge(parts.toArray(), columns, owner));
+        List<List<String>> order = new ArrayList<>(groups.values());
+        return Flux.concat(takes).collectList().map(parts -> merge(parts.toArray(), order, columns, -1, allocator, owner));
     }
 
-    private static VectorSchemaRoot merge(Object[] parts, List<String> columns, Scan.InFlight owner) {
+    /** File-side names of dataset columns. */
+    private List<String> inFile(List<String> columns) {
+        return columns.stream().map(c -> nameInFile.getOrDefault(c, c)).toList();
+    }
+
+    /**
+     * Zips per-file parts into one root in the order of {@code columns}: file columns relabelled to their
+     * dataset names, missing columns filled with nulls ({@code rows} when there are no parts).
+     */
+    private VectorSchemaRoot merge(Object[] parts, List<List<String>> partColumns, List<String> columns, int rows,
+                                   BufferAllocator allocator, Scan.InFlight owner) {
         if (owner != null) {
             boolean all = true;
             for (Object p : parts) {
@@ -137,19 +183,32 @@ final class FragmentSource {
             }
         }
         Map<String, FieldVector> byName = new LinkedHashMap<>();
-        int rows = 0;
-        for (Object p : parts) {
-            VectorSchemaRoot r = (VectorSchemaRoot) p;
+        for (int k = 0; k < parts.length; k++) {
+            VectorSchemaRoot r = (VectorSchemaRoot) parts[k];
             rows = r.getRowCount();
-            for (FieldVector v : r.getFieldVectors()) {
-                byName.put(v.getField().getName(), v);
+            List<FieldVector> vs = r.getFieldVectors();
+            for (int j = 0; j < vs.size(); j++) {
+                byName.put(partColumns.get(k).get(j), vs.get(j));
             }
         }
         List<FieldVector> out = new ArrayList<>();
-        for (String c : columns) {
-            out.add(byName.get(c));
+        try {
+            for (String c : columns) {
+                org.apache.arrow.vector.types.pojo.Field target = datasetField.get(c);
+                if (!fileOf.containsKey(c)) {
+                    out.add(ColumnLayout.nulls(target, Math.max(rows, 0), allocator));
+                    continue;
+                }
+                FieldVector v = byName.remove(c);
+                out.add(target == null ? v : ColumnLayout.adapt(v, target, lance == null ? null : lance.field(c), fileNames, allocator));
+            }
+        } catch (RuntimeException e) {
+            out.forEach(FieldVector::close);
+            byName.values().forEach(FieldVector::close);
+            throw e;
         }
-        VectorSchemaRoot merged = Batches.root(out, rows);
+        byName.values().forEach(FieldVector::close);
+        VectorSchemaRoot merged = Batches.root(out, Math.max(rows, 0));
         if (owner != null) {
             owner.adopt(merged);
         }

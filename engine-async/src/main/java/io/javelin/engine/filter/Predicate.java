@@ -52,6 +52,14 @@ public final class Predicate {
         return new Predicate(filter, node, Set.copyOf(binder.columns));
     }
 
+    /** Binds a value expression of any type (for {@link ValueExpression}); adds the columns it reads to {@code columnsOut}. */
+    static Node bindValue(String source, Expr expr, Schema schema, Set<String> columnsOut) {
+        Binder b = new Binder(source, schema);
+        Node n = b.bind(expr);
+        columnsOut.addAll(b.columns);
+        return n;
+    }
+
     public String source() {
         return source;
     }

@@ -167,6 +167,18 @@ public final class ManifestBuilder {
                 m = requireBase(base, txn).manifest().toBuilder();
                 index = applyCreateIndex(index, txn.getCreateIndex());
             }
+            case MERGE -> {
+                m = requireBase(base, txn).manifest().toBuilder();
+                index = io.javelin.tx.evolution.EvolutionManifests.applyMerge(m, txn.getMerge(), index);
+            }
+            case PROJECT -> {
+                m = requireBase(base, txn).manifest().toBuilder();
+                index = io.javelin.tx.evolution.EvolutionManifests.applyProject(m, txn.getProject(), index);
+            }
+            case DATA_REPLACEMENT -> {
+                m = requireBase(base, txn).manifest().toBuilder();
+                io.javelin.tx.evolution.EvolutionManifests.applyDataReplacement(m, txn.getDataReplacement());
+            }
             default -> throw new UnsupportedFeatureException("Committing a " + OperationKind.of(txn)
                     + " transaction is not supported by this engine yet");
         }
@@ -175,6 +187,7 @@ public final class ManifestBuilder {
                 .setTimestamp(Timestamp.newBuilder().setSeconds(now.getEpochSecond()).setNanos(now.getNano()))
                 .setTransactionFile(TransactionFiles.fileName(txn))
                 .clearIndexSection().clearTransactionSection();
+        io.javelin.tx.evolution.EvolutionManifests.removeTombstonedDataFiles(m);
         // Lance drops fragments whose rows are all deleted, and keeps the list sorted by id
         List<DataFragment> kept = new ArrayList<>();
         for (DataFragment f : m.getFragmentsList()) {

@@ -85,4 +85,39 @@ public final class Transactions {
         return base(readVersion).setCreateIndex(Transaction.CreateIndex.newBuilder().addAllNewIndices(added)
                 .addAllRemovedIndices(removed)).build();
     }
+
+    /**
+     * Merge: the complete new fragment list (same fragments, possibly with extra data files) and the new
+     * schema. What adding a backfilled column or casting one commits.
+     */
+    public static Transaction merge(long readVersion, Collection<DataFragment> fragments, List<Field> schema,
+                                    Map<String, com.google.protobuf.ByteString> schemaMetadata) {
+        return base(readVersion).setMerge(Transaction.Merge.newBuilder().addAllFragments(fragments).addAllSchema(schema)
+                .putAllSchemaMetadata(schemaMetadata)).build();
+    }
+
+    /** Project: a new schema only (drop, rename, nullability, all-null columns); data files untouched. */
+    public static Transaction project(long readVersion, List<Field> schema) {
+        return base(readVersion).setProject(Transaction.Project.newBuilder().addAllSchema(schema)).build();
+    }
+
+    /** DataReplacement: per fragment, a new data file replacing the one with the same {@code fields}. */
+    public static Transaction dataReplacement(long readVersion, Map<Long, io.javelin.tx.pb.DataFile> byFragment) {
+        Transaction.DataReplacement.Builder b = Transaction.DataReplacement.newBuilder();
+        byFragment.forEach((id, f) -> b.addReplacements(Transaction.DataReplacementGroup.newBuilder().setFragmentId(id).setNewFile(f)));
+        return base(readVersion).setDataReplacement(b).build();
+    }
+
+    /**
+     * Update in Lance's REWRITE_ROWS mode (update and merge-insert): matched rows are deleted from their
+     * fragments ({@code updated}: new deletion files; {@code removedIds}: fully deleted) and written again
+     * in {@code added}; {@code fields_modified} stays empty because no data file is rewritten in place.
+     */
+    public static Transaction updateRows(long readVersion, Collection<Long> removedIds, Collection<DataFragment> updated,
+                                         Collection<DataFragment> added, Collection<Integer> fieldsForPreservingFragBitmap) {
+        return base(readVersion).setUpdate(Transaction.Update.newBuilder().addAllRemovedFragmentIds(removedIds)
+                .addAllUpdatedFragments(updated).addAllNewFragments(added)
+                .addAllFieldsForPreservingFragBitmap(fieldsForPreservingFragBitmap)
+                .setUpdateMode(Transaction.UpdateMode.REWRITE_ROWS)).build();
+    }
 }

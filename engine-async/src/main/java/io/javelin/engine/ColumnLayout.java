@@ -1,0 +1,167 @@
+package io.javelin.engine;
+
+import io.javelin.encoding.file.LanceField;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.ipc.message.ArrowFieldNode;
+import org.apache.arrow.vector.types.pojo.Field;
+
+/**
+ * How a dataset column maps onto a fragment's data files after schema evolution, by field id and never
+ * by name (Lance resolves columns through {@code DataFile.fields}):
+ * <ul>
+ *   <li>a column whose id is in no data file of the fragment reads as all nulls (added without backfill);</li>
+ *   <li>{@code DataFile.fields} lists the file's fields in pre-order, so the k-th id names the k-th field
+ *       of the file schema: that is the file's (possibly old) column name after a rename;</li>
+ *   <li>vectors read under old names or nullability are relabelled to the dataset's field, zero-copy.</li>
+ * </ul>
+ */
+final class ColumnLayout {
+
+    private ColumnLayout() {
+    }
+
+    /** The top-level name, in the file, of the field listed at {@code position} of {@code DataFile.fields}; null if unknown. */
+    static String fileName(List<LanceField> fileFields, int position) {
+        List<LanceField> flat = new ArrayList<>();
+        for (LanceField f : fileFields) {
+            flatten(f, flat);
+        }
+        if (position < 0 || position >= flat.size()) {
+            return null;
+        }
+        LanceField hit = flat.get(position);
+        return fileFields.contains(hit) ? hit.name() : null;
+    }
+
+    private static void flatten(LanceField f, List<LanceField> out) {
+        out.add(f);
+        f.children().forEach(c -> flatten(c, out));
+    }
+
+    /**
+     * Dataset field id → name of the matching field in the file, for every field of the file: the k-th id
+     * of {@code DataFile.fields} is the k-th field of the file schema in pre-order.
+     */
+    static java.util.Map<Integer, String> fileNames(List<LanceField> fileFields, List<Integer> dataFileFields) {
+        List<LanceField> flat = new ArrayList<>();
+        for (LanceField f : fileFields) {
+            flatten(f, flat);
+        }
+        java.util.Map<Integer, String> out = new java.util.HashMap<>();
+        for (int k = 0; k < Math.min(flat.size(), dataFileFields.size()); k++) {
+            out.put(dataFileFields.get(k), flat.get(k).name());
+        }
+        return out;
+    }
+
+    /**
+     * {@code v} (as read from a file) reshaped to the dataset's field: struct children matched by field id
+     * (renamed, dropped and not-yet-written children handled), names and nullability relabelled. Closes
+     * {@code v} when it returns another vector.
+     */
+    static FieldVector adapt(FieldVector v, Field target, io.javelin.tx.schema.LanceField lance, java.util.Map<Integer, String> fileNames,
+                             BufferAllocator allocator) {
+        if (!(target.getType() instanceof org.apache.arrow.vector.types.pojo.ArrowType.Struct)
+                || !(v instanceof org.apache.arrow.vector.complex.StructVector sv) || lance == null) {
+            return relabel(v, target, allocator);
+        }
+        int rows = sv.getValueCount();
+        org.apache.arrow.vector.complex.StructVector out = (org.apache.arrow.vector.complex.StructVector)
+                new Field(target.getName(), target.getFieldType(), List.of()).createVector(allocator);
+        try {
+            out.loadFieldBuffers(new ArrowFieldNode(rows, sv.getNullCount()), sv.getFieldBuffers());
+            for (int i = 0; i < target.getChildren().size(); i++) {
+                Field tc = target.getChildren().get(i);
+                io.javelin.tx.schema.LanceField lc = i < lance.children().size() ? lance.children().get(i) : null;
+                String fn = lc == null ? tc.getName() : fileNames.get(lc.id());
+                FieldVector child = fn == null ? null : (FieldVector) sv.getChild(fn);
+                FieldVector adapted = child == null ? nulls(tc, rows, allocator)
+                        : adapt(Batches.move(child, allocator), tc, lc, fileNames, allocator);
+                try {
+                    FieldVector slot = out.addOrGet(tc.getName(), tc.getFieldType(), adapted.getClass());
+                    adapted.makeTransferPair(slot).transfer();
+                    slot.setValueCount(rows);
+                } finally {
+                    adapted.close();
+                }
+            }
+            out.setValueCount(rows);
+            return out;
+        } catch (RuntimeException e) {
+            out.close();
+            throw e;
+        } finally {
+            v.close();
+        }
+    }
+
+    /** An all-null vector of {@code field} with {@code rows} slots. */
+    static FieldVector nulls(Field field, int rows, BufferAllocator allocator) {
+        FieldVector v = field.createVector(allocator);
+        try {
+            v.allocateNew();
+            v.setValueCount(rows);
+            return v;
+        } catch (RuntimeException e) {
+            v.close();
+            throw e;
+        }
+    }
+
+    /**
+     * {@code v} under the dataset's field (names and nullability), sharing its buffers; {@code v} is
+     * closed. Returned as is when nothing differs or the physical types do not line up.
+     */
+    static FieldVector relabel(FieldVector v, Field target, BufferAllocator allocator) {
+        if (v.getField().equals(target) || !sameShape(v.getField(), target) || sameLabels(v.getField(), target)) {
+            return v;
+        }
+        FieldVector out = target.createVector(allocator);
+        try {
+            load(v, out);
+        } catch (RuntimeException e) {
+            out.close();
+            throw e;
+        } finally {
+            v.close();
+        }
+        return out;
+    }
+
+    private static void load(FieldVector src, FieldVector dst) {
+        dst.loadFieldBuffers(new ArrowFieldNode(src.getValueCount(), src.getNullCount()), src.getFieldBuffers());
+        List<FieldVector> a = src.getChildrenFromFields();
+        List<FieldVector> b = dst.getChildrenFromFields();
+        for (int i = 0; i < a.size(); i++) {
+            load(a.get(i), b.get(i));
+        }
+    }
+
+    private static boolean sameShape(Field a, Field b) {
+        if (!a.getType().equals(b.getType()) || a.getChildren().size() != b.getChildren().size()) {
+            return false;
+        }
+        for (int i = 0; i < a.getChildren().size(); i++) {
+            if (!sameShape(a.getChildren().get(i), b.getChildren().get(i))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Same names and nullability all the way down (metadata differences are not worth a relabel). */
+    private static boolean sameLabels(Field a, Field b) {
+        if (!a.getName().equals(b.getName()) || a.isNullable() != b.isNullable()) {
+            return false;
+        }
+        for (int i = 0; i < a.getChildren().size(); i++) {
+            if (!sameLabels(a.getChildren().get(i), b.getChildren().get(i))) {
+                return false;
+            }
+        }
+        return true;
+    }
+}
