@@ -56,6 +56,11 @@ public final class CommitEngine {
     }
 
     public Mono<CommitResult> commit(Transaction txn) {
+        return commit(txn, false);
+    }
+
+    /** {@code enableStableRowIds}: when this commit creates the dataset, turn on stable row ids (flag 2). */
+    public Mono<CommitResult> commit(Transaction txn, boolean enableStableRowIds) {
         return Mono.defer(() -> {
             TransactionFiles.checkUuid(txn.getUuid());
             if (txn.getReadVersion() == 0) {
@@ -63,7 +68,9 @@ public final class CommitEngine {
                     return Mono.error(new VersionNotFoundException(OperationKind.of(txn)
                             + " needs an existing dataset; only an Overwrite can create one"));
                 }
-                return new Attempt(txn, null, null, ManifestNaming.V2).create();
+                Attempt create = new Attempt(txn, null, null, ManifestNaming.V2);
+                create.enableStableRowIds = enableStableRowIds;
+                return create.create();
             }
             return load(txn.getReadVersion()).flatMap(located -> {
                 Attempt a = new Attempt(txn, located.file, located.file, located.naming);
@@ -97,6 +104,7 @@ public final class CommitEngine {
         private final ManifestNaming naming;
         private ManifestFile restoreSource;
         private int attempts;
+        private boolean enableStableRowIds;
 
         Attempt(Transaction txn, ManifestFile readBase, ManifestFile base, ManifestNaming naming) {
             this.txn = txn;
@@ -141,7 +149,8 @@ public final class CommitEngine {
         private Mono<Boolean> publishOnce() {
             return Mono.defer(() -> {
                 attempts++;
-                ManifestBuilder.Built b = ManifestBuilder.build(base, txn, restoreSource, options.clock().instant());
+                ManifestBuilder.Built b = ManifestBuilder.build(base, txn, restoreSource, options.clock().instant(),
+                        enableStableRowIds);
                 byte[] bytes = ManifestCodec.encode(b.manifest(), b.indexSection(), txn);
                 built = ManifestCodec.decode("(new manifest)", bytes);
                 path = naming.path(built.version());
