@@ -192,7 +192,7 @@ public final class Scanner {
 
     /** Runs the scan. Batches are the subscriber's to close; cancelling releases everything in flight. */
     public Flux<VectorSchemaRoot> scan(BufferAllocator allocator) {
-        return Flux.defer(() -> Scan.run(this, plan(), allocator))
+        return (withRowId ? dataset.rowIds().preload() : Mono.<Void>empty()).thenMany(Flux.defer(() -> Scan.run(this, plan(), allocator)))
                 .onErrorMap(e -> Dataset.translate(dataset.uri(), dataset.version(), e));
     }
 
