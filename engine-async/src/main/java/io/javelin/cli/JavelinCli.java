@@ -12,7 +12,8 @@ import picocli.CommandLine.Command;
         subcommands = {DemoCommand.class, DatasetCommands.Info.class, DatasetCommands.Scan.class, ImportCommand.class,
                 ExportCommand.class, DatasetCommands.Versions.class, DatasetCommands.Tags.class, DatasetCommands.Delete.class,
                 FileCommand.class,
-                IndexCommands.class, SearchCommand.class})
+                IndexCommands.class, SearchCommand.class,
+                MaintenanceCommands.Compact.class, MaintenanceCommands.Cleanup.class, MaintenanceCommands.Restore.class})
 public final class JavelinCli implements Runnable {
 
     @CommandLine.Spec

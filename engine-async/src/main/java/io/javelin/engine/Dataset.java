@@ -106,11 +106,13 @@ public final class Dataset implements AutoCloseable {
     private final Snapshot snapshot;
     private final Schema arrowSchema;
     private final AtomicBoolean closed = new AtomicBoolean();
+    private final StableRowIds rowIds;
 
     private Dataset(Handle handle, Snapshot snapshot) {
         this.handle = handle;
         this.snapshot = snapshot;
         this.arrowSchema = ArrowSchemas.toArrow(snapshot.schema());
+        this.rowIds = new StableRowIds(this);
     }
 
     // ------------------------------------------------------------------ open
@@ -242,12 +244,15 @@ public final class Dataset implements AutoCloseable {
                 .onErrorMap(e -> translate(uri(), version(), e));
     }
 
-    /** Rows by row id (equal to row addresses: stable row ids are not enabled by this engine). */
+    /** Rows by {@code _rowid}: the row address, or with stable row ids the id that survives compaction and updates. */
     public Mono<VectorSchemaRoot> takeRowIds(long[] rowIds, List<String> columns, BufferAllocator allocator) {
-        if (snapshot.manifestFile().manifest().getReaderFeatureFlags() % 4 >= 2) {
-            return Mono.error(new DatasetException(uri(), version(), "Stable row ids are not supported yet"));
-        }
-        return takeRowAddresses(rowIds, columns, allocator);
+        return this.rowIds.addresses(rowIds).flatMap(a -> takeRowAddresses(a, columns, allocator))
+                .onErrorMap(e -> translate(uri(), version(), e));
+    }
+
+    /** Whether this dataset has stable row ids (Lance feature flag 2, set at creation). */
+    public boolean hasStableRowIds() {
+        return rowIds.enabled();
     }
 
     /** Rows by address {@code (fragment_id << 32) | offset}; deleted or missing rows are an error. */
@@ -403,10 +408,49 @@ public final class Dataset implements AutoCloseable {
         return handle.store;
     }
 
+    // ------------------------------------------------------------------ maintenance
+
+    /**
+     * Compacts small and deletion-heavy adjacent fragments into fragments of about the target size, committed
+     * as one {@code Rewrite}; see {@link io.javelin.engine.maintenance.CompactionOptions}.
+     */
+    public Mono<io.javelin.engine.maintenance.CompactionResult> compact(io.javelin.engine.maintenance.CompactionOptions options) {
+        return Compaction.run(this, options).onErrorMap(e -> translate(uri(), version(), e));
+    }
+
+    /** Commits this (older) version's content as the newest version (Lance {@code restore}). */
+    public Mono<Dataset> restore() {
+        return handle.table.open()
+                .flatMap(latest -> handle.commits.commit(Transactions.restore(latest.version(), version())))
+                .flatMap(r -> handle.table.checkout(r.version())).map(this::derived)
+                .onErrorMap(e -> translate(uri(), version(), e));
+    }
+
+    /**
+     * Removes versions committed before {@code olderThan} (except the latest and tagged ones) and the files
+     * only they used; files younger than the oldest retained version are never touched (a write may be in
+     * progress). {@code deleteUnverified}: also delete unreferenced files younger than 7 days.
+     */
+    public Mono<io.javelin.engine.maintenance.CleanupStats> cleanupOldVersions(Instant olderThan, boolean deleteUnverified) {
+        return cleanupOldVersions(io.javelin.tx.maintenance.CleanupPolicy.olderThan(olderThan).withDeleteUnverified(deleteUnverified));
+    }
+
+    public Mono<io.javelin.engine.maintenance.CleanupStats> cleanupOldVersions(io.javelin.tx.maintenance.CleanupPolicy policy) {
+        return Cleanup.run(this, policy, Instant.now()).onErrorMap(e -> translate(uri(), version(), e));
+    }
+
     // ------------------------------------------------------------------ internals
+
+    Dataset sameVersion() {
+        return derived(snapshot);
+    }
 
     Handle handle() {
         return handle;
+    }
+
+    StableRowIds rowIds() {
+        return rowIds;
     }
 
     private Dataset derived(Snapshot s) {

@@ -366,7 +366,7 @@ final class Scan {
         List<FieldVector> extra = new ArrayList<>();
         try {
             if (s.withRowId) {
-                extra.add(Batches.rowAddresses(Batches.ROW_ID, fragId, offsets, allocator));
+                extra.add(s.dataset.rowIds().vector(fragId, offsets, allocator));
             }
             if (s.withRowAddress) {
                 extra.add(Batches.rowAddresses(Batches.ROW_ADDR, fragId, offsets, allocator));

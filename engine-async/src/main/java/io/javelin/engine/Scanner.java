@@ -192,7 +192,8 @@ public final class Scanner {
 
     /** Runs the scan. Batches are the subscriber's to close; cancelling releases everything in flight. */
     public Flux<VectorSchemaRoot> scan(BufferAllocator allocator) {
-        Flux<VectorSchemaRoot> regular = Flux.defer(() -> Scan.run(this, plan(), allocator));
+        Flux<VectorSchemaRoot> regular = (withRowId ? dataset.rowIds().preload() : Mono.<Void>empty())
+                .thenMany(Flux.defer(() -> Scan.run(this, plan(), allocator)));
         // filter planner hook: a BTree/Bitmap index answers sargable predicates (pushdown off = never)
         Flux<VectorSchemaRoot> run = filter == null || !pushdown || fragmentIds != null ? regular
                 : Flux.defer(() -> io.javelin.engine.index.ScalarIndexScan.scan(dataset, columns, filter, withRowId, withRowAddress,

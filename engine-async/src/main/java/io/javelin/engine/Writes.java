@@ -65,7 +65,7 @@ final class Writes {
                 Transaction txn = append
                         ? Transactions.append(readVersion, frags)
                         : Transactions.overwrite(readVersion, frags, lance.toProto(), Map.of());
-                return commit(h, txn);
+                return h.commits.commit(txn, params.enableStableRowIds()).flatMap(r -> h.table.checkout(r.version()));
             });
         }).doOnDiscard(VectorSchemaRoot.class, VectorSchemaRoot::close);
     }

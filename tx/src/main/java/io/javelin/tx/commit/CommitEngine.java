@@ -57,6 +57,11 @@ public final class CommitEngine {
     }
 
     public Mono<CommitResult> commit(Transaction txn) {
+        return commit(txn, false);
+    }
+
+    /** {@code enableStableRowIds}: when this commit creates the dataset, turn on stable row ids (flag 2). */
+    public Mono<CommitResult> commit(Transaction txn, boolean enableStableRowIds) {
         return Mono.defer(() -> {
             TransactionFiles.checkUuid(txn.getUuid());
             if (txn.getReadVersion() == 0) {
@@ -64,7 +69,9 @@ public final class CommitEngine {
                     return Mono.error(new VersionNotFoundException(OperationKind.of(txn)
                             + " needs an existing dataset; only an Overwrite can create one"));
                 }
-                return new Attempt(txn, null, null, ManifestNaming.V2).create();
+                Attempt create = new Attempt(txn, null, null, ManifestNaming.V2);
+                create.enableStableRowIds = enableStableRowIds;
+                return create.create();
             }
             return load(txn.getReadVersion()).flatMap(located -> {
                 Attempt a = new Attempt(txn, located.file, located.file, located.naming);
@@ -98,6 +105,7 @@ public final class CommitEngine {
         private final ManifestNaming naming;
         private ManifestFile restoreSource;
         private int attempts;
+        private boolean enableStableRowIds;
 
         Attempt(Transaction txn, ManifestFile readBase, ManifestFile base, ManifestNaming naming) {
             this.txn = txn;
@@ -143,7 +151,7 @@ public final class CommitEngine {
             return Mono.defer(() -> {
                 attempts++;
                 // Tree tables write their tree objects here, before the manifest (spec 000).
-                return TreeCommits.build(store, base, txn, restoreSource, options.clock().instant())
+                return TreeCommits.build(store, base, txn, restoreSource, options.clock().instant(), enableStableRowIds)
                         .flatMap(this::publish);
             });
         }

@@ -54,13 +54,28 @@ public final class ManifestBuilder {
      * @param restoreSource for Restore: the manifest of the version being restored, else null
      */
     public static Built build(ManifestFile base, Transaction txn, ManifestFile restoreSource, Instant now) {
+        return build(base, txn, restoreSource, now, false);
+    }
+
+    /**
+     * @param enableStableRowIds only when creating the dataset: turn on stable row ids (Lance
+     *                           {@code enable_stable_row_ids}); an existing dataset keeps its own setting
+     */
+    public static Built build(ManifestFile base, Transaction txn, ManifestFile restoreSource, Instant now,
+                              boolean enableStableRowIds) {
         if (base != null) {
             FeatureFlags.checkWritable(base.manifest());
         }
         Manifest.Builder m;
         IndexSection index = base == null || base.indexSection() == null ? null : base.indexSection();
         List<Integer> newFragmentIds = new ArrayList<>();
-        boolean stableRowIds = base != null && (base.manifest().getReaderFeatureFlags() & FeatureFlags.STABLE_ROW_IDS) != 0;
+        boolean stableRowIds = base == null ? enableStableRowIds
+                : (base.manifest().getReaderFeatureFlags() & FeatureFlags.STABLE_ROW_IDS) != 0;
+        long version = base == null ? 1 : base.version() + 1;
+        long nextRowId = base == null ? 0 : base.manifest().getNextRowId();
+        // new fragments whose rows get fresh stable row ids (or keep preserved ones) and version stamps
+        List<DataFragment.Builder> withNewRows = new ArrayList<>();
+        boolean updatedRows = false;
         switch (OperationKind.of(txn)) {
             case OVERWRITE -> {
                 Transaction.Overwrite o = txn.getOverwrite();
@@ -79,21 +94,19 @@ public final class ManifestBuilder {
                 long next = nextFragmentId(m);
                 for (DataFragment f : o.getFragmentsList()) {
                     checkNewFragment(f);
-                    m.addFragments(f.toBuilder().setId(next));
+                    withNewRows.add(f.toBuilder().setId(next));
                     newFragmentIds.add((int) next++);
                 }
-                stableRowIds = false; // a Lance overwrite never carries stable row ids over
-                checkNoStableRowIds(stableRowIds);
+                // as Lance: an overwrite keeps the dataset's stable-row-id setting and continues next_row_id
             }
             case APPEND -> {
                 m = requireBase(base, txn).manifest().toBuilder();
-                checkNoStableRowIds(stableRowIds);
                 long next = nextFragmentId(m);
                 for (DataFragment f : txn.getAppend().getFragmentsList()) {
                     checkNewFragment(f);
                     // only id 0 means "unassigned" (Lance fragments_with_ids); pre-reserved ids are kept
                     long id = f.getId() == 0 ? next++ : f.getId();
-                    m.addFragments(f.toBuilder().setId(id));
+                    withNewRows.add(f.toBuilder().setId(id));
                     newFragmentIds.add((int) id);
                 }
             }
@@ -114,7 +127,6 @@ public final class ManifestBuilder {
             }
             case UPDATE -> {
                 m = requireBase(base, txn).manifest().toBuilder();
-                checkNoStableRowIds(stableRowIds);
                 Transaction.Update u = txn.getUpdate();
                 Map<Long, DataFragment> byId = fragments(m);
                 for (long id : u.getRemovedFragmentIdsList()) {
@@ -131,9 +143,10 @@ public final class ManifestBuilder {
                 long next = nextFragmentId(m);
                 for (DataFragment f : u.getNewFragmentsList()) {
                     checkNewFragment(f);
-                    byId.put(next, f.toBuilder().setId(next).build());
+                    withNewRows.add(f.toBuilder().setId(next));
                     newFragmentIds.add((int) next++);
                 }
+                updatedRows = true;
                 m.clearFragments().addAllFragments(byId.values());
                 index = pruneIndexBitmaps(index, new HashSet<>(u.getFieldsModifiedList()), updatedIds);
             }
@@ -179,10 +192,25 @@ public final class ManifestBuilder {
                 m = requireBase(base, txn).manifest().toBuilder();
                 io.javelin.tx.evolution.EvolutionManifests.applyDataReplacement(m, txn.getDataReplacement());
             }
+            case REWRITE -> {
+                m = requireBase(base, txn).manifest().toBuilder();
+                index = RewriteApplier.apply(m, txn.getRewrite(), stableRowIds, index, newFragmentIds, version);
+            }
             default -> throw new UnsupportedFeatureException("Committing a " + OperationKind.of(txn)
                     + " transaction is not supported by this engine yet");
         }
-        long version = base == null ? 1 : base.version() + 1;
+        if (stableRowIds) {
+            for (DataFragment.Builder f : withNewRows) {
+                nextRowId = io.javelin.tx.rowid.RowIdAssigner.assign(f, nextRowId);
+                if (updatedRows) {
+                    io.javelin.tx.rowid.RowIdAssigner.stampUpdated(f, version);
+                } else {
+                    io.javelin.tx.rowid.RowIdAssigner.stampNew(f, version);
+                }
+            }
+            m.setNextRowId(nextRowId);
+        }
+        withNewRows.forEach(m::addFragments);
         m.setVersion(version).setWriterVersion(WRITER_VERSION).setVersionAuxData(0).setTag("")
                 .setTimestamp(Timestamp.newBuilder().setSeconds(now.getEpochSecond()).setNanos(now.getNano()))
                 .setTransactionFile(TransactionFiles.fileName(txn))
@@ -218,14 +246,8 @@ public final class ManifestBuilder {
         return base;
     }
 
-    private static void checkNoStableRowIds(boolean stable) {
-        if (stable) {
-            throw new UnsupportedFeatureException("Adding rows to a dataset with stable row ids is not supported yet");
-        }
-    }
-
     /** Writers must never produce empty or unknown-size fragments (0 means "unknown" to Lance). */
-    private static void checkNewFragment(DataFragment f) {
+    static void checkNewFragment(DataFragment f) {
         if (f.getPhysicalRows() <= 0) {
             throw new InvalidTableMetadataException("New fragment has physical_rows " + f.getPhysicalRows() + " (must be > 0)");
         }
@@ -255,11 +277,11 @@ public final class ManifestBuilder {
         return max;
     }
 
-    private static long nextFragmentId(Manifest.Builder m) {
+    static long nextFragmentId(Manifest.Builder m) {
         return (m.hasMaxFragmentId() ? Integer.toUnsignedLong(m.getMaxFragmentId()) : maxId(m)) + 1;
     }
 
-    private static void checkU32(long id) {
+    static void checkU32(long id) {
         if (id > 0xFFFF_FFFFL) {
             throw new InvalidTableMetadataException("Fragment ids exhausted: " + id + " does not fit u32");
         }

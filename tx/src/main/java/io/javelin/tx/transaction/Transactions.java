@@ -120,4 +120,9 @@ public final class Transactions {
                 .addAllFieldsForPreservingFragBitmap(fieldsForPreservingFragBitmap)
                 .setUpdateMode(Transaction.UpdateMode.REWRITE_ROWS)).build();
     }
+
+    /** Compaction: each group's old fragments (full records as read) replaced by new ones (id 0: assigned at commit). */
+    public static Transaction rewrite(long readVersion, Collection<Transaction.Rewrite.RewriteGroup> groups) {
+        return base(readVersion).setRewrite(Transaction.Rewrite.newBuilder().addAllGroups(groups)).build();
+    }
 }

@@ -42,6 +42,12 @@ public final class TreeCommits {
     /** The next manifest for {@code txn} on {@code base} (null when creating), flat or tree. */
     public static Mono<ManifestBuilder.Built> build(ManifestStore store, ManifestFile base, Transaction txn,
             ManifestFile restoreSource, Instant now) {
+        return build(store, base, txn, restoreSource, now, false);
+    }
+
+    /** As above; {@code enableStableRowIds} only matters when creating (see {@link ManifestBuilder}). */
+    public static Mono<ManifestBuilder.Built> build(ManifestStore store, ManifestFile base, Transaction txn,
+            ManifestFile restoreSource, Instant now, boolean enableStableRowIds) {
         return Mono.defer(() -> {
             boolean baseTree = base != null && base.manifest().hasFragmentTree();
             if (OperationKind.of(txn) == OperationKind.RESTORE && restoreSource != null
@@ -49,7 +55,7 @@ public final class TreeCommits {
                 return Mono.just(restore(base, txn, restoreSource, now));
             }
             if (!baseTree) {
-                ManifestBuilder.Built flat = ManifestBuilder.build(base, txn, restoreSource, now);
+                ManifestBuilder.Built flat = ManifestBuilder.build(base, txn, restoreSource, now, enableStableRowIds);
                 if (!TreeTables.wantsTree(flat.manifest().getConfigMap())) {
                     return Mono.just(flat);
                 }

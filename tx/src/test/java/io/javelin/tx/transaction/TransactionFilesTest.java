@@ -107,8 +107,12 @@ class TransactionFilesTest {
         ManifestFile stable = new ManifestFile(v6.manifest().toBuilder().setReaderFeatureFlags(3).setWriterFeatureFlags(3).build(),
                 null, null, 0);
         DataFragment ok = v6.manifest().getFragments(0).toBuilder().setId(0).clearDeletionFile().build();
-        assertThatThrownBy(() -> ManifestBuilder.build(stable, Transactions.append(6, List.of(ok)), null, Instant.now()))
-                .isInstanceOf(UnsupportedFeatureException.class).hasMessageContaining("stable row ids");
+        // stable row ids: the appended fragment gets ids from next_row_id (0 here) and next_row_id moves on
+        var withIds = ManifestBuilder.build(stable, Transactions.append(6, List.of(ok)), null, Instant.now()).manifest();
+        DataFragment added = withIds.getFragments(withIds.getFragmentsCount() - 1);
+        assertThat(io.javelin.tx.rowid.FragmentRowIds.readInline(added))
+                .isEqualTo(io.javelin.tx.rowid.RowIdSequence.range(0, ok.getPhysicalRows()));
+        assertThat(withIds.getNextRowId()).isEqualTo(ok.getPhysicalRows());
         ManifestFile future = new ManifestFile(v6.manifest().toBuilder().setWriterFeatureFlags(1 | 256).build(), null, null, 0);
         assertThatThrownBy(() -> ManifestBuilder.build(future, Transactions.append(6, List.of(ok)), null, Instant.now()))
                 .isInstanceOf(UnsupportedFeatureException.class).hasMessageContaining("cannot be written");

@@ -1,0 +1,197 @@
+package io.javelin.tx.maintenance;
+
+import io.javelin.tx.InvalidTableMetadataException;
+import io.javelin.tx.deletion.DeletionFiles;
+import io.javelin.tx.manifest.ManifestFile;
+import io.javelin.tx.pb.DataFile;
+import io.javelin.tx.pb.DataFragment;
+import io.javelin.tx.pb.IndexMetadata;
+import io.javelin.tx.pb.Manifest;
+import java.nio.ByteBuffer;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.UUID;
+
+/**
+ * Cleanup as a pure function (Lance {@code cleanup.rs}): from every manifest, the tags and a listing of the
+ * dataset, decide what to delete.
+ *
+ * <ul>
+ *   <li>Retained ("working set"): the latest version, tagged versions, versions the policy does not call
+ *       old, plus {@code extraReferences} (files named by other datasets sharing this root, e.g. branches).
+ *       Everything they name is referenced. Old versions' manifests are deleted; files only they name are
+ *       "verified" garbage.</li>
+ *   <li>Only objects last modified before the earliest retained manifest's commit time are considered (a
+ *       younger object may belong to a write in progress). Of those, in Lance's managed locations only
+ *       ({@code data/*.lance}, {@code _deletions/*.arrow|bin}, {@code _transactions/*.txn},
+ *       {@code _indices/{uuid}/...}, {@code _versions/.tmp*}): an unreferenced object is deleted if verified,
+ *       or older than 7 days, or with {@code deleteUnverified}.</li>
+ *   <li>Everything else ({@code _refs/}, {@code tree/} branches, {@code _bt/} tree objects, files reached
+ *       through {@code base_id}, unknown names) is never touched. Fragment-tree objects are cleaned by
+ *       {@code tx.tree.TreeCleanup} once tree manifests are committed (hook: {@link #TREE_PREFIX}).</li>
+ * </ul>
+ */
+public final class CleanupPlanner {
+
+    /** Fragment metadata tree objects: reachability is {@code io.javelin.tx.tree.TreeCleanup}'s job. */
+    public static final String TREE_PREFIX = "_bt/";
+
+    /** One version: its manifest path (relative to the root) and decoded file. */
+    public record Version(String path, long size, ManifestFile file) {
+        long number() {
+            return file.version();
+        }
+
+        Instant committed() {
+            var ts = file.manifest().getTimestamp();
+            return Instant.ofEpochSecond(ts.getSeconds(), ts.getNanos());
+        }
+    }
+
+    /** One listed object; {@code lastModified} null when the store did not say (then it is kept). */
+    public record Listed(String path, long size, Instant lastModified) {
+    }
+
+    private CleanupPlanner() {
+    }
+
+    public static CleanupPlan plan(List<Version> versions, Set<Long> taggedVersions, Set<String> extraReferences,
+                                   List<Listed> listing, CleanupPolicy policy, Instant now) {
+        if (versions.isEmpty()) {
+            return new CleanupPlan(List.of(), List.of(), List.of(), 0, 0, 0, 0, 0);
+        }
+        long latest = versions.stream().mapToLong(Version::number).max().orElseThrow();
+        Set<String> referenced = new HashSet<>(extraReferences);
+        Set<String> verified = new HashSet<>();
+        Set<String> referencedIndices = new HashSet<>();
+        Set<String> verifiedIndices = new HashSet<>();
+        List<Long> oldVersions = new ArrayList<>();
+        List<String> oldManifests = new ArrayList<>();
+        TreeSet<Long> taggedOld = new TreeSet<>();
+        Instant earliestRetained = null;
+        long manifestBytes = 0;
+        for (Version v : versions) {
+            boolean old = policy.isOld(v.number(), v.committed());
+            boolean tagged = taggedVersions.contains(v.number());
+            boolean retained = v.number() == latest || tagged || !old;
+            if (tagged && old && v.number() != latest) {
+                taggedOld.add(v.number());
+            }
+            if (retained) {
+                collect(v.file(), referenced, referencedIndices);
+                if (earliestRetained == null || v.committed().isBefore(earliestRetained)) {
+                    earliestRetained = v.committed();
+                }
+            } else {
+                collect(v.file(), verified, verifiedIndices);
+                oldVersions.add(v.number());
+                oldManifests.add(v.path());
+                manifestBytes += Math.max(0, v.size());
+            }
+        }
+        if (policy.errorIfTaggedOldVersions() && !taggedOld.isEmpty()) {
+            throw new InvalidTableMetadataException("Cleanup error: " + taggedOld.size() + " tagged version(s) are old: "
+                    + taggedOld + " (delete the tags or disable errorIfTaggedOldVersions)");
+        }
+        Set<String> doomedManifests = new HashSet<>(oldManifests);
+        Instant unverifiedBefore = now.minus(CleanupPolicy.UNVERIFIED_THRESHOLD);
+        List<String> files = new ArrayList<>();
+        long bytes = manifestBytes;
+        int data = 0;
+        int deletions = 0;
+        int txns = 0;
+        int indexFiles = 0;
+        for (Listed o : listing) {
+            if (o.lastModified() == null || !o.lastModified().isBefore(earliestRetained) || doomedManifests.contains(o.path())) {
+                continue;
+            }
+            boolean maybeInProgress = !policy.deleteUnverified() && !o.lastModified().isBefore(unverifiedBefore);
+            String p = o.path();
+            boolean delete;
+            if (p.startsWith("_versions/.tmp")) {
+                delete = !maybeInProgress;
+            } else if (p.startsWith("_indices/")) {
+                String uuid = p.substring("_indices/".length());
+                int slash = uuid.indexOf('/');
+                if (slash <= 0) {
+                    continue;
+                }
+                uuid = uuid.substring(0, slash);
+                delete = !referencedIndices.contains(uuid) && (verifiedIndices.contains(uuid) || !maybeInProgress);
+                if (delete) {
+                    indexFiles++;
+                }
+            } else if (managed(p)) {
+                delete = !referenced.contains(p) && (verified.contains(p) || !maybeInProgress);
+                if (delete) {
+                    if (p.startsWith("data/")) {
+                        data++;
+                    } else if (p.startsWith(DeletionFiles.DIR)) {
+                        deletions++;
+                    } else {
+                        txns++;
+                    }
+                }
+            } else {
+                continue;
+            }
+            if (delete) {
+                files.add(p);
+                bytes += o.size();
+            }
+        }
+        return new CleanupPlan(oldVersions, oldManifests, files, bytes, data, deletions, txns, indexFiles);
+    }
+
+    /** Direct children of Lance's managed directories with the managed extensions. */
+    static boolean managed(String p) {
+        return direct(p, "data/") && p.endsWith(".lance")
+                || direct(p, DeletionFiles.DIR) && (p.endsWith(".arrow") || p.endsWith(".bin"))
+                || direct(p, "_transactions/") && p.endsWith(".txn");
+    }
+
+    private static boolean direct(String p, String dir) {
+        return p.startsWith(dir) && p.indexOf('/', dir.length()) < 0;
+    }
+
+    /** Files of this dataset root that {@code f} names (files under other bases are not ours to delete). */
+    public static void collect(ManifestFile f, Set<String> files, Set<String> indexUuids) {
+        Manifest m = f.manifest();
+        for (DataFragment fr : m.getFragmentsList()) {
+            for (DataFile df : fr.getFilesList()) {
+                if (!df.hasBaseId()) {
+                    files.add("data/" + df.getPath());
+                }
+            }
+            if (fr.hasDeletionFile() && !fr.getDeletionFile().hasBaseId()) {
+                files.add(DeletionFiles.path(fr.getId(), fr.getDeletionFile()));
+            }
+            if (fr.hasExternalRowIds()) {
+                files.add(fr.getExternalRowIds().getPath());
+            }
+        }
+        if (!m.getTransactionFile().isEmpty()) {
+            files.add("_transactions/" + m.getTransactionFile());
+        }
+        if (f.indexSection() != null) {
+            for (IndexMetadata im : f.indexSection().getIndicesList()) {
+                if (!im.hasBaseId()) {
+                    indexUuids.add(uuid(im));
+                }
+            }
+        }
+    }
+
+    static String uuid(IndexMetadata im) {
+        byte[] b = im.getUuid().getUuid().toByteArray();
+        if (b.length != 16) {
+            return new String(b, java.nio.charset.StandardCharsets.UTF_8);
+        }
+        ByteBuffer bb = ByteBuffer.wrap(b);
+        return new UUID(bb.getLong(), bb.getLong()).toString();
+    }
+}
