@@ -64,6 +64,9 @@ public final class ArrowSchemas {
         } else if (lt.startsWith("fixed_size_list:")) {
             int first = lt.indexOf(':');
             int last = lt.lastIndexOf(':');
+            if (last <= first) {
+                throw unknown(lt);
+            }
             String inner = lt.substring(first + 1, last);
             type = new ArrowType.FixedSizeList(parseInt(lt, lt.substring(last + 1)));
             kids.add(itemField(inner));
@@ -74,7 +77,11 @@ public final class ArrowSchemas {
                 throw unknown(lt);
             }
             String key = parts[parts.length - 2];
-            String value = lt.substring("dict:".length(), lt.length() - key.length() - parts[parts.length - 1].length() - 2);
+            int valueEnd = lt.length() - key.length() - parts[parts.length - 1].length() - 2;
+            if (valueEnd <= "dict:".length()) {
+                throw unknown(lt);
+            }
+            String value = lt.substring("dict:".length(), valueEnd);
             type = primitive(value);
             if (!(primitive(key) instanceof ArrowType.Int keyType)) {
                 throw unknown(lt);
@@ -139,7 +146,13 @@ public final class ArrowSchemas {
                 break;
             case "decimal":
                 if (p.length == 4 && (p[1].equals("128") || p[1].equals("256"))) {
-                    return new ArrowType.Decimal(parseInt(lt, p[2]), parseInt(lt, p[3]), Integer.parseInt(p[1]));
+                    int scale;
+                    try {
+                        scale = Integer.parseInt(p[3]); // Arrow allows negative scales
+                    } catch (NumberFormatException e) {
+                        throw unknown(lt);
+                    }
+                    return new ArrowType.Decimal(parseInt(lt, p[2]), scale, Integer.parseInt(p[1]));
                 }
                 break;
             case "fixed_size_binary":
@@ -252,9 +265,14 @@ public final class ArrowSchemas {
         };
     }
 
+    /** Widths, sizes, precisions and scales in type strings: never negative. */
     private static int parseInt(String lt, String s) {
         try {
-            return Integer.parseInt(s);
+            int v = Integer.parseInt(s);
+            if (v < 0) {
+                throw unknown(lt);
+            }
+            return v;
         } catch (NumberFormatException e) {
             throw unknown(lt);
         }
