@@ -43,6 +43,19 @@ public final class Codecs {
         return MemorySegment.ofArray(out).toArray(ValueLayout.JAVA_BYTE);
     }
 
+    /**
+     * Unpacks one FastLanes block straight into {@code out} at byte {@code outPos}, which must have room
+     * for all 1024 values ({@code 128 * typeBits} bytes).
+     */
+    public static void unpack1024Into(int typeBits, int width, Buf src, long pos, byte[] out, long outPos) {
+        src.check(pos, Kernels.packedBytes(width));
+        try {
+            Kernels.get().unpack(typeBits, width, src.seg(), pos, MemorySegment.ofArray(out), outPos);
+        } catch (KernelInputException | IndexOutOfBoundsException e) {
+            throw src.corrupt(pos, "Bad bit-packed block: " + e.getMessage());
+        }
+    }
+
     /** Decodes FSST-compressed strings with a 2312-byte Lance symbol table. */
     public static Values.Var fsstDecode(Buf symbolTable, Values.Var compressed) {
         try {
