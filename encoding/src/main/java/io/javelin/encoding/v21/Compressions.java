@@ -75,8 +75,7 @@ final class Compressions {
                 if (!(inner instanceof Values.Var v)) {
                     throw ctx.corrupt(0, "FSST over fixed-width values");
                 }
-                Buf table = Buf.ofArray(ctx.resource(), ctx.fileOffset(), e.getFsst().getSymbolTable().toByteArray());
-                return Codecs.fsstDecode(table, v);
+                return Codecs.fsstDecode(ctx, e.getFsst().getSymbolTable(), v);
             }
             case RLE: {
                 Buf values = need(bufs, 0, ctx);
