@@ -20,6 +20,11 @@ import org.apache.arrow.vector.types.pojo.Field;
 /** Turns a {@link Node} tree into an Arrow vector of the field's type. */
 public final class ArrowAssembler {
 
+    private static final java.lang.foreign.ValueLayout.OfLong LONG_LE =
+            java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN);
+    private static final java.lang.foreign.ValueLayout.OfInt INT_LE =
+            java.lang.foreign.ValueLayout.JAVA_INT_UNALIGNED.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN);
+
     private ArrowAssembler() {
     }
 
@@ -100,12 +105,14 @@ public final class ArrowAssembler {
     }
 
     private static ArrowBuf offsets(long[] offsets, int length, int width, BufferAllocator a) {
-        ArrowBuf b = a.buffer((long) (length + 1) * width);
-        for (int i = 0; i <= length; i++) {
-            if (width == 4) {
-                b.setInt((long) i * 4, (int) offsets[i]);
-            } else {
-                b.setLong((long) i * 8, offsets[i]);
+        long bytes = (long) (length + 1) * width;
+        ArrowBuf b = a.buffer(bytes);
+        java.lang.foreign.MemorySegment dst = java.lang.foreign.MemorySegment.ofBuffer(b.nioBuffer(0, (int) bytes));
+        if (width == 8) {
+            java.lang.foreign.MemorySegment.copy(offsets, 0, dst, LONG_LE, 0, length + 1);
+        } else {
+            for (int i = 0; i <= length; i++) {
+                dst.set(INT_LE, (long) i * 4, (int) offsets[i]);
             }
         }
         return b;

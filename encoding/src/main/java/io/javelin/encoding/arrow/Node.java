@@ -9,6 +9,9 @@ import java.util.List;
  */
 public record Node(int length, byte[] validity, long[] offsets, Values values, List<Node> children) {
 
+    private static final java.lang.invoke.VarHandle LONGS =
+            java.lang.invoke.MethodHandles.byteArrayViewVarHandle(long[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
+
     public static Node leaf(int length, byte[] validity, Values values) {
         return new Node(length, validity, null, values, List.of());
     }
@@ -17,12 +20,20 @@ public record Node(int length, byte[] validity, long[] offsets, Values values, L
         if (validity == null) {
             return 0;
         }
-        int valid = 0;
-        for (int i = 0; i < length; i++) {
-            if (Bits.get(validity, i)) {
+        int full = length >>> 3;
+        long valid = 0;
+        int i = 0;
+        for (; i + 8 <= full; i += 8) {
+            valid += Long.bitCount((long) LONGS.get(validity, i));
+        }
+        for (; i < full; i++) {
+            valid += Integer.bitCount(validity[i] & 0xFF);
+        }
+        for (int b = full << 3; b < length; b++) {
+            if (Bits.get(validity, b)) {
                 valid++;
             }
         }
-        return length - valid;
+        return (int) (length - valid);
     }
 }

@@ -255,6 +255,75 @@ public final class FsstSymbolTable {
         return op;
     }
 
+    private static final java.lang.invoke.VarHandle LONG_ARRAY =
+            java.lang.invoke.MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+
+    /**
+     * Decodes {@code n} strings held in heap arrays in one pass: string i's codes are
+     * {@code in[inOffsets[i], inOffsets[i + 1])} (non-decreasing, within {@code in}). Writes {@code n + 1}
+     * output offsets starting at 0 into {@code outOffsets} and returns the decoded bytes (the array may be
+     * longer than {@code outOffsets[n]}). Output grows as needed up to {@code outLimit} bytes.
+     */
+    public byte[] decodeAll(byte[] in, long[] inOffsets, int n, long[] outOffsets, long outLimit) {
+        long inBytes = inOffsets[n] - inOffsets[0];
+        byte[] out = new byte[(int) Math.min(Math.max(64, inBytes * 3 + 16), Math.min(outLimit, Integer.MAX_VALUE - 16) + 8)];
+        int op = 0;
+        outOffsets[0] = 0;
+        for (int i = 0; i < n; i++) {
+            long s = inOffsets[i];
+            long e = inOffsets[i + 1];
+            if (s < 0 || e < s || e > in.length) {
+                throw new CodecException(CODEC, s, "String " + i + " codes [" + s + ", " + e + ") outside " + in.length + " bytes");
+            }
+            int ip = (int) s;
+            int end = (int) e;
+            if (!compressed) {
+                int len = end - ip;
+                if (out.length - op < len) {
+                    out = grow(out, op, len, outLimit, ip);
+                }
+                System.arraycopy(in, ip, out, op, len);
+                op += len;
+            } else {
+                while (ip < end) {
+                    if (out.length - op < 8) {
+                        out = grow(out, op, 8, outLimit, ip);
+                    }
+                    int c = in[ip] & 0xFF;
+                    if (c == ESCAPE) {
+                        if (ip + 1 >= end) {
+                            throw new CodecException(CODEC, ip, "Escape byte without a payload byte");
+                        }
+                        out[op++] = in[ip + 1];
+                        ip += 2;
+                    } else {
+                        int len = lengths[c];
+                        if (len == 0) {
+                            throw new CodecException(CODEC, ip, "Code " + c + " but the table has " + count + " symbols");
+                        }
+                        LONG_ARRAY.set(out, op, symbols[c]);
+                        op += len;
+                        ip++;
+                    }
+                }
+            }
+            if (op > outLimit) {
+                throw overflow(ip, outLimit);
+            }
+            outOffsets[i + 1] = op;
+        }
+        return out;
+    }
+
+    private static byte[] grow(byte[] out, int op, int need, long outLimit, long ip) {
+        long want = Math.max((long) out.length * 2, (long) op + need);
+        long cap = Math.min(outLimit, Integer.MAX_VALUE - 16) + 8;
+        if ((long) op + need > cap) {
+            throw overflow(ip, outLimit);
+        }
+        return java.util.Arrays.copyOf(out, (int) Math.min(want, cap));
+    }
+
     private static CodecException overflow(long ip, long outLimit) {
         return new CodecException(CODEC, ip, "Decoded output exceeds the limit of " + outLimit + " bytes");
     }

@@ -43,29 +43,62 @@ public final class Codecs {
         return MemorySegment.ofArray(out).toArray(ValueLayout.JAVA_BYTE);
     }
 
+    /**
+     * Unpacks one FastLanes block straight into {@code out} at byte {@code outPos}, which must have room
+     * for all 1024 values ({@code 128 * typeBits} bytes).
+     */
+    public static void unpack1024Into(int typeBits, int width, Buf src, long pos, byte[] out, long outPos) {
+        src.check(pos, Kernels.packedBytes(width));
+        try {
+            Kernels.get().unpack(typeBits, width, src.seg(), pos, MemorySegment.ofArray(out), outPos);
+        } catch (KernelInputException | IndexOutOfBoundsException e) {
+            throw src.corrupt(pos, "Bad bit-packed block: " + e.getMessage());
+        }
+    }
+
     /** Decodes FSST-compressed strings with a 2312-byte Lance symbol table. */
     public static Values.Var fsstDecode(Buf symbolTable, Values.Var compressed) {
         try {
-            FsstSymbolTable table = FsstSymbolTable.parse(symbolTable.seg(), 0);
-            MemorySegment in = MemorySegment.ofArray(compressed.data());
-            int n = compressed.count();
-            long total = table.decodedLength(in, 0, compressed.offsets()[n]);
-            if (total > MAX_DECOMPRESSED) {
-                throw symbolTable.corrupt(0, "FSST output of " + total + " bytes too large");
-            }
-            byte[] out = new byte[(int) total + 8];
-            MemorySegment os = MemorySegment.ofArray(out);
-            long[] off = new long[n + 1];
-            for (int i = 0; i < n; i++) {
-                long s = compressed.offsets()[i];
-                long len = compressed.offsets()[i + 1] - s;
-                long limit = out.length - off[i];
-                off[i + 1] = off[i] + table.decode(in, s, len, os, off[i], limit);
-            }
-            return new Values.Var(off, java.util.Arrays.copyOf(out, (int) off[n]));
+            return fsstDecode(symbolTable, FsstSymbolTable.parse(symbolTable.seg(), 0), compressed);
         } catch (CodecException e) {
             throw symbolTable.corrupt(Math.max(0, e.offset()), "Bad FSST data: " + e.getMessage());
         }
+    }
+
+    /** The last symbol table parsed, by the identity of its protobuf bytes (mini-block chunks of a page share one). */
+    private record ParsedTable(com.google.protobuf.ByteString bytes, FsstSymbolTable table) {
+    }
+
+    private static volatile ParsedTable lastTable;
+
+    /** Decodes FSST strings whose table is {@code table} (a protobuf field): parsed once per distinct table. */
+    public static Values.Var fsstDecode(Buf ctx, com.google.protobuf.ByteString table, Values.Var compressed) {
+        ParsedTable last = lastTable;
+        FsstSymbolTable parsed;
+        if (last != null && last.bytes() == table) {
+            parsed = last.table();
+        } else {
+            Buf tb = Buf.ofArray(ctx.resource(), ctx.fileOffset(), table.toByteArray());
+            try {
+                parsed = FsstSymbolTable.parse(tb.seg(), 0);
+            } catch (CodecException e) {
+                throw tb.corrupt(Math.max(0, e.offset()), "Bad FSST data: " + e.getMessage());
+            }
+            lastTable = new ParsedTable(table, parsed);
+        }
+        try {
+            return fsstDecode(ctx, parsed, compressed);
+        } catch (CodecException e) {
+            throw ctx.corrupt(Math.max(0, e.offset()), "Bad FSST data: " + e.getMessage());
+        }
+    }
+
+    private static Values.Var fsstDecode(Buf symbolTable, FsstSymbolTable table, Values.Var compressed) {
+        int n = compressed.count();
+        long[] off = new long[n + 1];
+        byte[] out = table.decodeAll(compressed.data(), compressed.offsets(), n, off, MAX_DECOMPRESSED);
+        int len = (int) off[n];
+        return new Values.Var(off, out.length == len ? out : java.util.Arrays.copyOf(out, len));
     }
 
     /** Decompresses a whole zstd buffer (u64 length prefix or raw frame). */

@@ -64,16 +64,18 @@ final class Compressions {
                 if (w > t) {
                     throw b.corrupt(0, "Impossible bit width " + w + " for " + t + "-bit values");
                 }
-                byte[] out = w == 0 ? new byte[1024 * t / 8] : Codecs.unpack1024(t, w, checked(b, t / 8, 128L * w), t / 8);
-                return new Values.Fixed(java.util.Arrays.copyOf(out, n * t / 8), t, n);
+                byte[] out = new byte[1024 * t / 8];
+                if (w > 0) {
+                    Codecs.unpack1024Into(t, w, b, t / 8, out, 0);
+                }
+                return new Values.Fixed(n == 1024 ? out : java.util.Arrays.copyOf(out, n * t / 8), t, n);
             }
             case FSST: {
                 Values inner = miniBlock(e.getFsst().getValues(), bufs, n, ctx);
                 if (!(inner instanceof Values.Var v)) {
                     throw ctx.corrupt(0, "FSST over fixed-width values");
                 }
-                Buf table = Buf.ofArray(ctx.resource(), ctx.fileOffset(), e.getFsst().getSymbolTable().toByteArray());
-                return Codecs.fsstDecode(table, v);
+                return Codecs.fsstDecode(ctx, e.getFsst().getSymbolTable(), v);
             }
             case RLE: {
                 Buf values = need(bufs, 0, ctx);
@@ -206,12 +208,18 @@ final class Compressions {
             throw lengths.corrupt(0, "RLE of " + runs + " runs cannot hold " + n + " values");
         }
         byte[] out = new byte[Math.toIntExact(n * w)];
-        long pos = 0;
-        for (long r = 0; r < runs && pos < n; r++) {
-            int len = lengths.u8(r);
-            byte[] v = values.bytes(r * w, w);
-            for (int k = 0; k < len && pos < n; k++, pos++) {
-                System.arraycopy(v, 0, out, (int) (pos * w), w);
+        long pos;
+        if (w == 1 || w == 2 || w == 4 || w == 8 || w == 16) {
+            pos = io.javelin.encoding.kernel.Kernels.get().expandRle(w, values.seg(), 0, lengths.seg(), 0, runs,
+                    java.lang.foreign.MemorySegment.ofArray(out), 0, n);
+        } else {
+            pos = 0;
+            for (long r = 0; r < runs && pos < n; r++) {
+                int len = lengths.u8(r);
+                byte[] v = values.bytes(r * w, w);
+                for (int k = 0; k < len && pos < n; k++, pos++) {
+                    System.arraycopy(v, 0, out, (int) (pos * w), w);
+                }
             }
         }
         if (pos < n) {
@@ -222,6 +230,12 @@ final class Compressions {
 
     static Values byteStreamSplit(Buf b, int bits, int n) {
         int w = bits / 8;
+        if (w == 2 || w == 4 || w == 8) {
+            b.check(0, (long) n * w);
+            byte[] out = new byte[Math.toIntExact((long) n * w)];
+            io.javelin.encoding.kernel.Kernels.get().bssDecode(w, b.seg(), 0, n, java.lang.foreign.MemorySegment.ofArray(out), 0);
+            return new Values.Fixed(out, bits, n);
+        }
         byte[] src = b.bytes(0, (long) n * w);
         byte[] out = new byte[src.length];
         for (int j = 0; j < w; j++) {
@@ -263,7 +277,9 @@ final class Compressions {
                     }
                     pos += t / 8;
                     int take = (int) Math.min(1024, n - done);
-                    if (w > 0) {
+                    if (w > 0 && take == 1024) {
+                        Codecs.unpack1024Into(t, w, b, pos, out, done * t / 8);
+                    } else if (w > 0) {
                         byte[] blk = Codecs.unpack1024(t, w, checked(b, pos, 128L * w), pos);
                         System.arraycopy(blk, 0, out, (int) (done * t / 8), take * t / 8);
                     }
@@ -287,7 +303,9 @@ final class Compressions {
                 long blocks = whole + ((r > 0 && !rawTail) ? 1 : 0);
                 for (long k = 0; k < blocks; k++) {
                     int take = (int) Math.min(1024, n - k * 1024);
-                    if (w > 0) {
+                    if (w > 0 && take == 1024) {
+                        Codecs.unpack1024Into(t, w, b, pos, out, k * 1024 * t / 8);
+                    } else if (w > 0) {
                         byte[] blk = Codecs.unpack1024(t, w, checked(b, pos, 128L * w), pos);
                         System.arraycopy(blk, 0, out, (int) (k * 1024 * t / 8), take * t / 8);
                     }

@@ -23,16 +23,14 @@ public final class LeafPage {
         this.rep = rep;
         this.def = def;
         this.values = values;
-        rowLevelStart = new int[numRows + 1];
-        int row = 0;
         if (rep == null) {
             if (numLevels != numRows) {
                 throw new CorruptFileException(resource, -1, "Page has " + numLevels + " levels for " + numRows + " rows");
             }
-            for (int i = 0; i <= numRows; i++) {
-                rowLevelStart[i] = i;
-            }
+            rowLevelStart = null; // level i is row i
         } else {
+            rowLevelStart = new int[numRows + 1];
+            int row = 0;
             int maxRep = rd.maxRep();
             for (int i = 0; i < numLevels; i++) {
                 if (rep[i] == maxRep) {
@@ -47,11 +45,20 @@ public final class LeafPage {
             }
             rowLevelStart[numRows] = numLevels;
         }
+        if (def == null || rd.maxVisibleDef >= rd.maxDef) {
+            // every level has a value slot (no list layers, or no def levels at all)
+            visibleBefore = null;
+            if (numLevels != values.count()) {
+                throw new CorruptFileException(resource, -1, "Page has " + numLevels + " visible levels but " + values.count()
+                        + " values");
+            }
+            return;
+        }
         visibleBefore = new int[numLevels + 1];
         int v = 0;
         for (int i = 0; i < numLevels; i++) {
             visibleBefore[i] = v;
-            if (def == null || rd.visible(Short.toUnsignedInt(def[i]))) {
+            if (rd.visible(Short.toUnsignedInt(def[i]))) {
                 v++;
             }
         }
@@ -59,5 +66,15 @@ public final class LeafPage {
         if (v != values.count()) {
             throw new CorruptFileException(resource, -1, "Page has " + v + " visible levels but " + values.count() + " values");
         }
+    }
+
+    /** The first level of page-local row {@code row} ({@code numRows} gives {@code numLevels}). */
+    int levelStart(int row) {
+        return rowLevelStart == null ? row : rowLevelStart[row];
+    }
+
+    /** Values before level {@code level}. */
+    int visibleBefore(int level) {
+        return visibleBefore == null ? level : visibleBefore[level];
     }
 }

@@ -71,15 +71,17 @@ public final class RepDef {
         return def <= maxVisibleDef;
     }
 
-    /** Per-layer output of unravelling. */
+    /** Per-layer output of unravelling. A null {@code validity} with {@code !anyNull} means all valid. */
     static final class LayerOut {
-        byte[] validity = new byte[16];
+        byte[] validity;
         boolean anyNull;
         long[] offsets; // lists only: entry starts; final end appended by finish()
         int slots;
 
         void add(boolean valid) {
-            if (validity.length * 8 <= slots) {
+            if (validity == null) {
+                validity = new byte[16];
+            } else if (validity.length * 8 <= slots) {
                 validity = Arrays.copyOf(validity, validity.length * 2);
             }
             if (valid) {
@@ -102,11 +104,93 @@ public final class RepDef {
         }
     }
 
+    private static final boolean LITTLE_ENDIAN = java.nio.ByteOrder.nativeOrder() == java.nio.ByteOrder.LITTLE_ENDIAN;
+
+    /**
+     * The common case without lists: every layer has one slot per level and layer k is valid exactly
+     * when the level is below {@code defStart[k]} (a null at or outside k masks it). Validity comes from
+     * the levels kernel; no per-level work when there are no def levels at all.
+     */
+    private LayerOut[] unravelFlat(String resource, short[] def, int from, int numLevels) {
+        int n = layers.length;
+        LayerOut[] out = new LayerOut[n];
+        for (int i = 0; i < n; i++) {
+            out[i] = new LayerOut();
+            out[i].slots = numLevels;
+        }
+        if (def == null || maxDef == 0) {
+            if (def != null) {
+                for (int i = from; i < from + numLevels; i++) {
+                    if (def[i] != 0) {
+                        throw new CorruptFileException(resource, -1, "Definition level " + Short.toUnsignedInt(def[i])
+                                + " above the maximum " + maxDef);
+                    }
+                }
+            }
+            return out;
+        }
+        java.lang.foreign.MemorySegment lv = java.lang.foreign.MemorySegment.ofArray(def);
+        long off = 2L * from;
+        var k = io.javelin.encoding.kernel.Kernels.get();
+        long ok = LITTLE_ENDIAN ? k.countLevelsBelow(2, lv, off, numLevels, maxDef + 1) : countBelow(def, from, numLevels, maxDef + 1);
+        if (ok != numLevels) {
+            for (int i = from; i < from + numLevels; i++) {
+                if (Short.toUnsignedInt(def[i]) > maxDef) {
+                    throw new CorruptFileException(resource, -1, "Definition level " + Short.toUnsignedInt(def[i])
+                            + " above the maximum " + maxDef);
+                }
+            }
+        }
+        for (int i = 0; i < n; i++) {
+            int threshold = defStart[i];
+            if (threshold > maxDef) {
+                continue; // nothing at or outside this layer can be null
+            }
+            byte[] bits = new byte[Bits.bytesFor(numLevels) + 1];
+            long nulls;
+            if (LITTLE_ENDIAN) {
+                nulls = k.levelsToValidity(2, lv, off, numLevels, threshold, java.lang.foreign.MemorySegment.ofArray(bits), 0);
+            } else {
+                nulls = 0;
+                for (int j = 0; j < numLevels; j++) {
+                    if (Short.toUnsignedInt(def[from + j]) < threshold) {
+                        Bits.set(bits, j);
+                    } else {
+                        nulls++;
+                    }
+                }
+            }
+            if (nulls > 0) {
+                out[i].validity = bits;
+                out[i].anyNull = true;
+            }
+        }
+        return out;
+    }
+
+    private static long countBelow(short[] def, int from, int n, int threshold) {
+        long c = 0;
+        for (int i = from; i < from + n; i++) {
+            if (Short.toUnsignedInt(def[i]) < threshold) {
+                c++;
+            }
+        }
+        return c;
+    }
+
+    /** {@link #unravel(String, short[], short[], int, int)} of levels {@code [0, numLevels)}. */
+    LayerOut[] unravel(String resource, short[] rep, short[] def, int numLevels) {
+        return unravel(resource, rep, def, 0, numLevels);
+    }
+
     /**
      * Unravels {@code numLevels} levels ({@code rep}/{@code def} may be null when absent) into one
      * {@link LayerOut} per layer.
      */
-    LayerOut[] unravel(String resource, short[] rep, short[] def, int numLevels) {
+    LayerOut[] unravel(String resource, short[] rep, short[] def, int from, int numLevels) {
+        if (maxRep == 0 && rep == null) {
+            return unravelFlat(resource, def, from, numLevels);
+        }
         int n = layers.length;
         LayerOut[] out = new LayerOut[n];
         for (int i = 0; i < n; i++) {
@@ -116,8 +200,8 @@ public final class RepDef {
             }
         }
         for (int lv = 0; lv < numLevels; lv++) {
-            int r = rep == null ? maxRep : Short.toUnsignedInt(rep[lv]);
-            int d = def == null ? 0 : Short.toUnsignedInt(def[lv]);
+            int r = rep == null ? maxRep : Short.toUnsignedInt(rep[from + lv]);
+            int d = def == null ? 0 : Short.toUnsignedInt(def[from + lv]);
             if (r > maxRep) {
                 throw new CorruptFileException(resource, -1, "Repetition level " + r + " above the maximum " + maxRep);
             }

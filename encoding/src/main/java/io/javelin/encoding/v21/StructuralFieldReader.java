@@ -256,11 +256,9 @@ public final class StructuralFieldReader implements FieldReader {
         }
 
         void append(String resource, LeafPage page, int fromRow, int toRow, RepDef rd) {
-            int l0 = page.rowLevelStart[fromRow];
-            int l1 = page.rowLevelStart[toRow];
-            short[] rep = page.rep == null ? null : Arrays.copyOfRange(page.rep, l0, l1);
-            short[] def = page.def == null ? null : Arrays.copyOfRange(page.def, l0, l1);
-            RepDef.LayerOut[] outs = rd.unravel(resource, rep, def, l1 - l0);
+            int l0 = page.levelStart(fromRow);
+            int l1 = page.levelStart(toRow);
+            RepDef.LayerOut[] outs = rd.unravel(resource, page.rep, page.def, l0, l1 - l0);
             if (layers == null) {
                 layers = new LayerAcc[outs.length];
                 for (int i = 0; i < outs.length; i++) {
@@ -273,14 +271,13 @@ public final class StructuralFieldReader implements FieldReader {
             for (int i = 0; i < outs.length; i++) {
                 layers[i].append(outs[i], i > 0 ? layers[i - 1].slots - outs[i - 1].slots : 0);
             }
-            values.append(page.values, page.visibleBefore[l0], page.visibleBefore[l1]);
+            values.append(page.values, page.visibleBefore(l0), page.visibleBefore(l1));
         }
     }
 
-    /** One layer's validity and offsets over several page slices. */
+    /** One layer's validity and offsets over several page slices (validity allocated at the first null). */
     static final class LayerAcc {
-        byte[] validity = new byte[16];
-        boolean anyNull;
+        byte[] validity;
         long[] offsets;
         int slots;
 
@@ -292,16 +289,18 @@ public final class StructuralFieldReader implements FieldReader {
 
         /** {@code childBase}: child slots that existed before this part (already appended). */
         void append(RepDef.LayerOut o, long childBase) {
-            int need = Bits.bytesFor(slots + o.slots) + 1;
-            if (validity.length < need) {
-                validity = Arrays.copyOf(validity, Math.max(need, validity.length * 2));
-            }
-            if (o.anyNull) {
-                anyNull = true;
-                Bits.copy(o.validity, 0, validity, slots, o.slots);
-            } else {
-                for (int i = 0; i < o.slots; i++) {
-                    Bits.set(validity, slots + i);
+            if (o.anyNull || validity != null) {
+                int need = Bits.bytesFor(slots + o.slots) + 1;
+                if (validity == null) {
+                    validity = new byte[Math.max(need, 16)];
+                    fillOnes(validity, 0, slots);
+                } else if (validity.length < need) {
+                    validity = Arrays.copyOf(validity, Math.max(need, validity.length * 2));
+                }
+                if (o.anyNull) {
+                    Bits.copy(o.validity, 0, validity, slots, o.slots);
+                } else {
+                    fillOnes(validity, slots, o.slots);
                 }
             }
             if (offsets != null) {
@@ -315,8 +314,25 @@ public final class StructuralFieldReader implements FieldReader {
             slots += o.slots;
         }
 
+        private static void fillOnes(byte[] bits, long from, long n) {
+            long i = 0;
+            while (i < n && ((from + i) & 7) != 0) {
+                Bits.set(bits, from + i);
+                i++;
+            }
+            int full = (int) ((n - i) >>> 3);
+            if (full > 0) {
+                int b0 = (int) ((from + i) >>> 3);
+                Arrays.fill(bits, b0, b0 + full, (byte) -1);
+                i += (long) full << 3;
+            }
+            for (; i < n; i++) {
+                Bits.set(bits, from + i);
+            }
+        }
+
         byte[] validity() {
-            return anyNull ? Arrays.copyOf(validity, Bits.bytesFor(slots)) : null;
+            return validity == null ? null : Arrays.copyOf(validity, Bits.bytesFor(slots));
         }
 
         long[] offsetsArray() {

@@ -161,6 +161,13 @@ public final class StructuralPages {
             throw new CorruptFileException(resource, -1, "Impossible mini-block num_buffers " + numBuffers);
         }
         ValuesBuilder vb = kind.builder().create();
+        long totalValues = 0;
+        long totalBytes = 0;
+        for (int k = 0; k < chunks.size(); k++) {
+            totalValues += counts.get(k);
+            totalBytes += chunks.get(k).size();
+        }
+        vb.reserve(Math.min(totalValues, Compressions.MAX_VALUES), kind.variable() ? Math.min(totalBytes, Compressions.MAX_VALUES) : 0);
         ShortList rep = hasRep ? new ShortList() : null;
         ShortList def = hasDef ? new ShortList() : null;
         int levels = 0;
@@ -223,17 +230,77 @@ public final class StructuralPages {
             throw ctx.corrupt(0, "Dictionary indices must be integers");
         }
         int w = f.bitsPerValue() / 8;
-        byte[] d = f.data();
-        for (int i = 0; i < f.count(); i++) {
-            long idx = 0;
-            for (int k = w - 1; k >= 0; k--) {
-                idx = (idx << 8) | (d[i * w + k] & 0xFF);
+        int n = f.count();
+        long limit = Math.min(dictItems, dict.count());
+        java.lang.foreign.MemorySegment idx = java.lang.foreign.MemorySegment.ofArray(f.data());
+        Values gathered;
+        try {
+            if (dict instanceof Values.Fixed d && w != 8 && d.itemValidity() == null
+                    && (d.bitsPerValue() == 8 || d.bitsPerValue() == 16 || d.bitsPerValue() == 32 || d.bitsPerValue() == 64
+                    || d.bitsPerValue() == 128)) {
+                int vw = d.bitsPerValue() / 8;
+                byte[] out = new byte[Math.multiplyExact(n, vw)];
+                io.javelin.encoding.kernel.Kernels.get().gather(vw, java.lang.foreign.MemorySegment.ofArray(d.data()), 0, limit, w,
+                        idx, 0, n, java.lang.foreign.MemorySegment.ofArray(out), 0);
+                gathered = new Values.Fixed(out, d.bitsPerValue(), n);
+            } else if (dict instanceof Values.Var d) {
+                gathered = gatherVar(d, limit, w, idx, n);
+            } else {
+                gathered = null;
             }
-            if (idx < 0 || idx >= dictItems || idx >= dict.count()) {
-                throw ctx.corrupt(0, "Dictionary index " + idx + " out of range [0, " + dictItems + ")");
-            }
-            vb.append(dict, (int) idx, (int) idx + 1);
+        } catch (io.javelin.encoding.kernel.KernelInputException e) {
+            throw ctx.corrupt(0, "Dictionary index out of range [0, " + dictItems + "): " + e.getMessage());
         }
+        if (gathered != null) {
+            vb.append(gathered, 0, n);
+            return;
+        }
+        byte[] d = f.data();
+        for (int i = 0; i < n; i++) {
+            long ix = 0;
+            for (int k = w - 1; k >= 0; k--) {
+                ix = (ix << 8) | (d[i * w + k] & 0xFF);
+            }
+            if (ix < 0 || ix >= limit) {
+                throw ctx.corrupt(0, "Dictionary index " + ix + " out of range [0, " + dictItems + ")");
+            }
+            vb.append(dict, (int) ix, (int) ix + 1);
+        }
+    }
+
+    /** Gathers variable-width dictionary values: lengths first, then one copy per value into a sized array. */
+    private static Values.Var gatherVar(Values.Var d, long limit, int w, java.lang.foreign.MemorySegment idx, int n) {
+        long[] dOff = d.offsets();
+        byte[] dData = d.data();
+        long[] off = new long[n + 1];
+        long total = 0;
+        for (int i = 0; i < n; i++) {
+            long ix = readIndex(idx, i, w);
+            if (ix < 0 || ix >= limit) {
+                throw new io.javelin.encoding.kernel.KernelInputException("index " + ix, i);
+            }
+            total += dOff[(int) ix + 1] - dOff[(int) ix];
+            off[i + 1] = total;
+        }
+        byte[] out = new byte[Math.toIntExact(total)];
+        int pos = 0;
+        for (int i = 0; i < n; i++) {
+            int ix = (int) readIndex(idx, i, w);
+            int s = (int) dOff[ix];
+            int len = (int) (dOff[ix + 1] - s);
+            System.arraycopy(dData, s, out, pos, len);
+            pos += len;
+        }
+        return new Values.Var(off, out);
+    }
+
+    private static long readIndex(java.lang.foreign.MemorySegment idx, int i, int w) {
+        return switch (w) {
+            case 1 -> Byte.toUnsignedLong(idx.get(java.lang.foreign.ValueLayout.JAVA_BYTE, i));
+            case 2 -> Short.toUnsignedLong(idx.get(Buf.U16, 2L * i));
+            case 4 -> Integer.toUnsignedLong(idx.get(Buf.U32, 4L * i));
+            default -> idx.get(Buf.U64, 8L * i);
+        };
     }
 
     static long align8(long p) {
@@ -293,6 +360,10 @@ public final class StructuralPages {
             if (ctrlW == 0) {
                 data.check(0, numLevels * bytes);
             }
+            if (validityBytes == 0 && !kind.variable() && kind.bitsPerValue() != 1) {
+                Values fast = fullZipFixed(data, ctrlW, bitsDef, defMask, rep, def, rd, (int) numLevels, bytes, kind);
+                return new LeafPage(resource, rd, numRows, (int) numLevels, rep, def, fast);
+            }
             for (int i = 0; i < numLevels; i++) {
                 long cw = ctrlW == 0 ? 0 : data.uint(pos, ctrlW);
                 pos += ctrlW;
@@ -333,7 +404,12 @@ public final class StructuralPages {
             if (inner.getCompressionCase() != CompressiveEncoding.CompressionCase.VARIABLE) {
                 throw new UnsupportedEncodingException(resource, at, "Full-zip variable compression " + vc.getCompressionCase());
             }
-            ValuesBuilder raw = new ValuesBuilder(true, 0, 1);
+            // one pass: offsets of the visible values and their bytes copied into one array sized by the page
+            long[] off = new long[(int) numLevels + 1];
+            byte[] out = new byte[(int) Math.min(data.size(), Integer.MAX_VALUE - 16)];
+            int count = 0;
+            int size = 0;
+            java.lang.foreign.MemorySegment seg = data.seg();
             for (int i = 0; i < numLevels; i++) {
                 long cw = ctrlW == 0 ? 0 : data.uint(pos, ctrlW);
                 pos += ctrlW;
@@ -351,24 +427,66 @@ public final class StructuralPages {
                         if (len < 0 || len > data.size() - pos) {
                             throw data.corrupt(pos - ow, "Value length " + len + " past the page");
                         }
-                        byte[] v = data.bytes(pos, len);
                         if (general != null) {
-                            v = Compressions.decompress(general, Buf.ofArray(resource, data.fileOffset() + pos, v)).toArray();
+                            byte[] v = Compressions.decompress(general, data.slice(pos, len)).toArray();
+                            if (out.length - size < v.length) {
+                                out = java.util.Arrays.copyOf(out, Math.toIntExact(Math.max((long) size + v.length, 2L * out.length)));
+                            }
+                            System.arraycopy(v, 0, out, size, v.length);
+                            size += v.length;
+                        } else {
+                            java.lang.foreign.MemorySegment.copy(seg, java.lang.foreign.ValueLayout.JAVA_BYTE, pos, out, size, (int) len);
+                            size += (int) len;
                         }
                         pos += len;
-                        raw.append(new Values.Var(new long[] {0, v.length}, v), 0, 1);
-                    } else {
-                        raw.appendZeros(1);
                     }
+                    off[++count] = size;
                 }
             }
-            Values.Var vals = (Values.Var) raw.build();
+            Values.Var vals = new Values.Var(count == numLevels ? off : java.util.Arrays.copyOf(off, count + 1),
+                    size == out.length ? out : java.util.Arrays.copyOf(out, size));
             if (table != null) {
                 vals = Codecs.fsstDecode(Buf.ofArray(resource, at, table), vals);
             }
             vb.append(vals, 0, vals.count());
         }
         return new LeafPage(resource, rd, numRows, (int) numLevels, rep, def, vb.build());
+    }
+
+    /** Fixed-width full-zip values without item validity: each visible value copied once into a sized array. */
+    private static Values fullZipFixed(Buf data, int ctrlW, int bitsDef, long defMask, short[] rep, short[] def, RepDef rd,
+                                       int numLevels, int bytes, LeafKind kind) {
+        if (ctrlW == 0) {
+            return new Values.Fixed(data.bytes(0, (long) numLevels * bytes), kind.bitsPerValue(), numLevels, null,
+                    kind.itemsPerValue());
+        }
+        java.lang.foreign.MemorySegment seg = data.seg();
+        long size = data.size();
+        byte[] out = new byte[(int) Math.min((long) numLevels * bytes, Math.min(size, Integer.MAX_VALUE - 16))];
+        int count = 0;
+        long pos = 0;
+        for (int i = 0; i < numLevels; i++) {
+            long cw = data.uint(pos, ctrlW);
+            pos += ctrlW;
+            int d = (int) (cw & defMask);
+            if (rep != null) {
+                rep[i] = (short) (cw >>> bitsDef);
+            }
+            if (def != null) {
+                def[i] = (short) d;
+            }
+            if (rd.visible(d)) {
+                if (pos > size - bytes) {
+                    data.check(pos, bytes);
+                }
+                java.lang.foreign.MemorySegment.copy(seg, java.lang.foreign.ValueLayout.JAVA_BYTE, pos, out, count * bytes, bytes);
+                count++;
+                pos += bytes;
+            }
+        }
+        int used = count * bytes;
+        return new Values.Fixed(used == out.length ? out : java.util.Arrays.copyOf(out, used), kind.bitsPerValue(), count, null,
+                kind.itemsPerValue());
     }
 
     // ---------------------------------------------------------------- constant / all null
