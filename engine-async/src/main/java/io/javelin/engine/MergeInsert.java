@@ -165,7 +165,7 @@ public final class MergeInsert {
         Map<FragmentInfo, List<long[]>> pairs = new LinkedHashMap<>(); // fragment → (offset, batch, row)
         Map<FragmentInfo, RoaringBitmap> bySourceDeletes = new LinkedHashMap<>();
         return Flux.fromIterable(ds.fragments())
-                .concatMap(f -> Mono.zip(ds.deletions(f), FragmentSource.open(ds, f, targetCols, ds.newIo()))
+                .concatMap(f -> Mono.zip(ds.deletions(f), FragmentSource.open(ds, f, targetCols, ds.io()))
                         .flatMapMany(t -> t.getT2().scan(targetCols, 0, Long.MAX_VALUE, Scanner.DEFAULT_BATCH_SIZE, alloc)
                                 .index()
                                 .doOnNext(ib -> {
@@ -279,7 +279,7 @@ public final class MergeInsert {
         List<String> all = ds.schema().getFields().stream().map(Field::getName).toList();
         Map<FragmentInfo, List<long[]>> kept = new LinkedHashMap<>();
         return Flux.fromIterable(pairs.entrySet())
-                .concatMap(e -> FragmentSource.open(ds, e.getKey(), all, ds.newIo())
+                .concatMap(e -> FragmentSource.open(ds, e.getKey(), all, ds.io())
                         .flatMap(s -> s.take(e.getValue().stream().mapToLong(p -> p[0]).toArray(), all, alloc))
                         .doOnNext(target -> {
                             try (target; VectorSchemaRoot source = gather(src, e.getValue(), alloc);

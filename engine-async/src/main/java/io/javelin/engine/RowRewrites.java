@@ -96,7 +96,7 @@ final class RowRewrites {
                                                     Map<String, ValueExpression> exprs, Map<String, Field> targets, BufferAllocator alloc) {
         long[] offs = java.util.Arrays.stream(offsets.toArray()).asLongStream().toArray();
         int chunk = Scanner.DEFAULT_BATCH_SIZE;
-        return FragmentSource.open(ds, f, all, ds.newIo()).flatMapMany(src -> Flux.range(0, (offs.length + chunk - 1) / chunk)
+        return FragmentSource.open(ds, f, all, ds.io()).flatMapMany(src -> Flux.range(0, (offs.length + chunk - 1) / chunk)
                 .concatMap(c -> src.take(java.util.Arrays.copyOfRange(offs, c * chunk, Math.min(offs.length, (c + 1) * chunk)), all, alloc)
                         .map(b -> apply(b, exprs, targets, alloc)), 1));
     }

@@ -238,7 +238,7 @@ final class SchemaEvolution {
         Map<Long, DataFile> files = new LinkedHashMap<>();
         return Mono.usingWhen(Mono.fromCallable(RootAllocator::new),
                 alloc -> Flux.fromIterable(ds.fragments())
-                        .concatMap(f -> FragmentSource.open(ds, f, readCols, ds.newIo())
+                        .concatMap(f -> FragmentSource.open(ds, f, readCols, ds.io())
                                 .flatMap(src -> Writes.writeFiles(ds.handle(), columnsOf.apply(src, alloc), columns, lance,
                                         fileVersion(ds), Long.MAX_VALUE).collectList())
                                 .doOnNext(list -> files.put(f.id(), single(f, list))), 1)
@@ -371,7 +371,7 @@ final class SchemaEvolution {
         Map<Long, DataFile> files = new LinkedHashMap<>();
         return Mono.usingWhen(Mono.fromCallable(RootAllocator::new),
                 alloc -> Flux.fromIterable(ds.fragments())
-                        .concatMap(f -> FragmentSource.open(ds, f, read, ds.newIo()).flatMap(src -> Writes.writeFiles(ds.handle(),
+                        .concatMap(f -> FragmentSource.open(ds, f, read, ds.io()).flatMap(src -> Writes.writeFiles(ds.handle(),
                                         src.scan(read, 0, Long.MAX_VALUE, Scanner.DEFAULT_BATCH_SIZE, alloc).map(b -> {
                                             try (b) {
                                                 List<FieldVector> vs = new ArrayList<>();
