@@ -68,7 +68,7 @@ public final class Dataset implements AutoCloseable {
         final ObjectStore store;
         final ManifestStore manifests;
         final Table table;
-        final CommitEngine commits;
+        final MeteredCommits commits;
         /** One page-I/O scheduler per opened store: its concurrency and byte budget are shared by all scans. */
         final PageIoScheduler io;
         private final AtomicInteger refs = new AtomicInteger(1);
@@ -78,7 +78,7 @@ public final class Dataset implements AutoCloseable {
             this.store = store;
             this.manifests = new ObjectStoreManifestStore(store, "");
             this.table = new Table(manifests);
-            this.commits = new CommitEngine(manifests, CommitOptions.defaults());
+            this.commits = new MeteredCommits(new CommitEngine(manifests, CommitOptions.defaults()), uri);
             this.io = new PageIoScheduler(store);
         }
 

@@ -114,7 +114,11 @@ final class FragmentSource {
             long n = (rows - start + batchSize - 1) / batchSize;
             return Flux.range(0, (int) Math.max(0, n)).map(b -> {
                 long s = start + (long) b * batchSize;
-                return Batches.root(List.of(), (int) (Math.min(rows, s + batchSize) - s));
+                VectorSchemaRoot r = Batches.root(List.of(), (int) (Math.min(rows, s + batchSize) - s));
+                if (owner != null) {
+                    owner.adopt(r); // stages claim every batch from the owner, even one without buffers
+                }
+                return r;
             });
         }
         Map<Integer, List<String>> groups = byFile(columns);
@@ -144,7 +148,13 @@ final class FragmentSource {
 
     Mono<VectorSchemaRoot> take(long[] offsets, List<String> columns, BufferAllocator allocator, Scan.InFlight owner) {
         if (columns.isEmpty()) {
-            return Mono.just(Batches.root(List.of(), offsets.length));
+            return Mono.fromSupplier(() -> {
+                VectorSchemaRoot r = Batches.root(List.of(), offsets.length);
+                if (owner != null) {
+                    owner.adopt(r);
+                }
+                return r;
+            });
         }
         Map<Integer, List<String>> groups = byFile(columns);
         if (groups.isEmpty()) {

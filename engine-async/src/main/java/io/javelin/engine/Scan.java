@@ -2,6 +2,7 @@ package io.javelin.engine;
 
 import io.javelin.encoding.io.ResourceOwner;
 import io.javelin.engine.filter.Predicate;
+import io.javelin.objectstore.io.PageIoListener;
 import io.javelin.engine.filter.Selection;
 import io.javelin.tx.FragmentInfo;
 import java.util.ArrayList;
@@ -98,15 +99,28 @@ final class Scan {
     static Flux<VectorSchemaRoot> run(Scanner s, Scanner.Plan plan, BufferAllocator allocator) {
         return Flux.defer(() -> {
             InFlight inFlight = new InFlight();
+            ScanStats stats = new ScanStats(s.dataset.uri(), s.dataset.version());
             io.javelin.objectstore.io.PageIoScheduler io = s.dataset.io();
             return runTracked(s, plan, allocator, inFlight, io)
                     .<VectorSchemaRoot>handle((r, sink) -> {
                         if (inFlight.claim(r)) {
+                            stats.delivered(r.getRowCount());
                             sink.next(r);
                         }
                     })
-                    .doFinally(sig -> inFlight.closeAll())
-                    .contextWrite(ctx -> ctx.put(ResourceOwner.CONTEXT_KEY, inFlight));
+                    // before the terminal signal travels on, so a subscriber that sees it also sees the meters
+                    // and the memory back; doFinally covers cancel
+                    .doOnComplete(() -> stats.finished(reactor.core.publisher.SignalType.ON_COMPLETE))
+                    .doOnError(e -> {
+                        inFlight.closeAll();
+                        stats.finished(reactor.core.publisher.SignalType.ON_ERROR);
+                    })
+                    .doFinally(sig -> {
+                        inFlight.closeAll();
+                        stats.finished(sig);
+                    })
+                    .contextWrite(ctx -> ctx.put(ResourceOwner.CONTEXT_KEY, inFlight)
+                            .put(PageIoListener.CONTEXT_KEY, stats));
         });
     }
 

@@ -190,7 +190,13 @@ public final class Scanner {
         return new org.apache.arrow.vector.types.pojo.Schema(fields);
     }
 
-    /** Runs the scan. Batches are the subscriber's to close; cancelling releases everything in flight. */
+    /**
+     * Runs the scan. Batches are the subscriber's to close; cancelling (or an error) releases everything the
+     * scan holds: batches not yet delivered, page buffers, the page-I/O scheduler's byte budget and read
+     * slots. Operators the caller adds downstream may themselves drop a batch that races a cancel
+     * ({@code take(Duration)}, {@code timeout}): add {@code doOnDiscard(VectorSchemaRoot.class,
+     * VectorSchemaRoot::close)} after them, as for any resource-carrying Reactor stream.
+     */
     public Flux<VectorSchemaRoot> scan(BufferAllocator allocator) {
         Flux<VectorSchemaRoot> regular = (withRowId ? dataset.rowIds().preload() : Mono.<Void>empty())
                 .thenMany(Flux.defer(() -> Scan.run(this, plan(), allocator)));

@@ -78,7 +78,8 @@ public final class PageIoScheduler {
     }
 
     private Mono<PageResult> read(PageRequest req) {
-        return Mono.defer(() -> {
+        return Mono.deferContextual(ctx -> {
+            PageIoListener listener = ctx.getOrDefault(PageIoListener.CONTEXT_KEY, null);
             List<ByteRange> ranges = req.ranges();
             List<ByteRange> sorted = isSorted(ranges) ? ranges : ranges.stream().sorted().toList();
             List<ByteRange> plan = RangePlanner.plan(sorted, options.maxGap(), options.maxIopSize());
@@ -107,7 +108,15 @@ public final class PageIoScheduler {
                             chunks.forEach(Buffer::release); // a racing cancel got some: drop the rest too
                             return;
                         }
-                        sink.next(slice(req, plan, chunks, refund));
+                        PageResult result = slice(req, plan, chunks, refund);
+                        if (listener != null) {
+                            long bytes = 0;
+                            for (ByteRange r : req.ranges()) {
+                                bytes += r.length();
+                            }
+                            listener.pageRead(bytes, plan.size());
+                        }
+                        sink.next(result);
                     })
                     .doOnError(e -> {
                         chunksOwned.close();
