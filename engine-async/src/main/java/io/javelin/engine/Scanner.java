@@ -192,13 +192,14 @@ public final class Scanner {
 
     /** Runs the scan. Batches are the subscriber's to close; cancelling releases everything in flight. */
     public Flux<VectorSchemaRoot> scan(BufferAllocator allocator) {
-        return Flux.defer(() -> Scan.run(this, plan(), allocator))
+        // A tree table lists its fragments from the leaves here, once per version (flat: no I/O).
+        return dataset.snapshot().loadFragments().thenMany(Flux.defer(() -> Scan.run(this, plan(), allocator)))
                 .onErrorMap(e -> Dataset.translate(dataset.uri(), dataset.version(), e));
     }
 
     /** Rows the scan would return, ignoring limit and offset; without a filter only metadata is read. */
     public Mono<Long> count() {
-        return Mono.defer(() -> Scan.count(this, plan()))
+        return dataset.snapshot().loadFragments().then(Mono.defer(() -> Scan.count(this, plan())))
                 .onErrorMap(e -> Dataset.translate(dataset.uri(), dataset.version(), e));
     }
 

@@ -8,8 +8,11 @@ import io.javelin.encoding.writer.LanceFileVersion;
  * @param mode               create, append or overwrite
  * @param dataStorageVersion Lance file version of new data files (ignored on append: the dataset's wins)
  * @param maxRowsPerFile     a data file (one fragment) is closed after this many rows (Lance default 1 Mi)
+ * @param tableConfig        table config set when a write creates or overwrites the dataset, e.g.
+ *                           {@code lance.manifest.layout=tree} (ignored on append)
  */
-public record WriteParams(WriteMode mode, LanceFileVersion dataStorageVersion, long maxRowsPerFile) {
+public record WriteParams(WriteMode mode, LanceFileVersion dataStorageVersion, long maxRowsPerFile,
+                          java.util.Map<String, String> tableConfig) {
 
     public static final long DEFAULT_MAX_ROWS_PER_FILE = 1024 * 1024;
 
@@ -20,6 +23,16 @@ public record WriteParams(WriteMode mode, LanceFileVersion dataStorageVersion, l
         if (maxRowsPerFile <= 0) {
             throw new IllegalArgumentException("maxRowsPerFile must be positive, got " + maxRowsPerFile);
         }
+        tableConfig = tableConfig == null ? java.util.Map.of() : java.util.Map.copyOf(tableConfig);
+    }
+
+    public WriteParams(WriteMode mode, LanceFileVersion dataStorageVersion, long maxRowsPerFile) {
+        this(mode, dataStorageVersion, maxRowsPerFile, java.util.Map.of());
+    }
+
+    /** Table config for a create/overwrite, e.g. {@code Map.of("lance.manifest.layout", "tree")}. */
+    public WriteParams withTableConfig(java.util.Map<String, String> config) {
+        return new WriteParams(mode, dataStorageVersion, maxRowsPerFile, config);
     }
 
     public static WriteParams of(WriteMode mode) {
@@ -27,14 +40,14 @@ public record WriteParams(WriteMode mode, LanceFileVersion dataStorageVersion, l
     }
 
     public WriteParams withMode(WriteMode m) {
-        return new WriteParams(m, dataStorageVersion, maxRowsPerFile);
+        return new WriteParams(m, dataStorageVersion, maxRowsPerFile, tableConfig);
     }
 
     public WriteParams withDataStorageVersion(LanceFileVersion v) {
-        return new WriteParams(mode, v, maxRowsPerFile);
+        return new WriteParams(mode, v, maxRowsPerFile, tableConfig);
     }
 
     public WriteParams withMaxRowsPerFile(long rows) {
-        return new WriteParams(mode, dataStorageVersion, rows);
+        return new WriteParams(mode, dataStorageVersion, rows, tableConfig);
     }
 }
