@@ -251,6 +251,10 @@ class TreeTableTest {
         assertThat(store.lists).isEmpty();
         assertThat(store.reads("_bt/node/")).isEmpty();
         assertThat(store.reads("_bt/leaf/")).isEmpty();
+        // the create transaction (2000 fragments) lives only in _transactions/: the manifest stays small
+        assertThat(s.manifestFile().transaction()).isNull();
+        assertThat(s.manifestFile().size()).isLessThan(8_000);
+        assertThat(store.inner.read("_transactions/" + s.manifestFile().manifest().getTransactionFile()).block()).isNotEmpty();
     }
 
     @Test
