@@ -57,8 +57,9 @@ final class DatasetCommands {
                 out.println("version:      " + ds.version() + " (committed " + ds.timestamp() + ")");
                 out.println("data storage: " + ds.dataStorageVersion());
                 out.println("rows:         " + ds.count().block());
-                out.println("fragments:    " + ds.fragments().size());
-                for (FragmentInfo f : ds.fragments()) {
+                List<FragmentInfo> fragments = ds.loadFragments().block();
+                out.println("fragments:    " + fragments.size() + (ds.isTreeLayout() ? " (fragment tree)" : ""));
+                for (FragmentInfo f : fragments) {
                     out.println("  fragment " + f.id() + ": " + f.physicalRows() + " rows, " + f.deletedRows() + " deleted, "
                             + f.fragment().getFilesCount() + " file(s)");
                 }

@@ -24,7 +24,7 @@ import picocli.CommandLine.Parameters;
 import reactor.core.publisher.Flux;
 import reactor.core.scheduler.Schedulers;
 
-/** {@code javelin import IN.arrow URI [--mode create|append|overwrite] [--data-storage-version 2.0|2.1|2.2]}. */
+/** {@code javelin import IN.arrow URI [--mode create|append|overwrite] [--data-storage-version 2.0|2.1|2.2] [--manifest-layout flat|tree]}. */
 @Command(name = "import", description = "Write the rows of an Arrow IPC file into a dataset.")
 final class ImportCommand implements Callable<Integer> {
     @CommandLine.Spec
@@ -44,10 +44,18 @@ final class ImportCommand implements Callable<Integer> {
     @Option(names = "--data-storage-version", paramLabel = "2.0|2.1|2.2", description = "Default ${DEFAULT-VALUE}.")
     String dataStorageVersion = "2.1";
 
+    @Option(names = {"--manifest-layout", "--layout"}, paramLabel = "flat|tree",
+            description = "Fragment metadata layout of a created or overwritten dataset (tree: spec 000). Default ${DEFAULT-VALUE}.")
+    String layout = "flat";
+
     @Override
     public Integer call() throws Exception {
+        if (!layout.equals("flat") && !layout.equals("tree")) {
+            throw new IllegalArgumentException("--manifest-layout must be flat or tree, got " + layout);
+        }
         WriteParams params = WriteParams.of(WriteMode.parse(mode))
-                .withDataStorageVersion(LanceFileVersion.parse(dataStorageVersion));
+                .withDataStorageVersion(LanceFileVersion.parse(dataStorageVersion))
+                .withTableConfig(layout.equals("tree") ? java.util.Map.of("lance.manifest.layout", "tree") : java.util.Map.of());
         try (BufferAllocator alloc = new CliSupport.Allocator();
              FileChannel ch = FileChannel.open(in, StandardOpenOption.READ);
              ArrowFileReader reader = new ArrowFileReader(ch, alloc)) {

@@ -11,7 +11,7 @@ import picocli.CommandLine.Command;
         description = "Javelin: a non-blocking engine for the Lance lakehouse format.",
         subcommands = {DemoCommand.class, DatasetCommands.Info.class, DatasetCommands.Scan.class, ImportCommand.class,
                 ExportCommand.class, DatasetCommands.Versions.class, DatasetCommands.Tags.class, DatasetCommands.Delete.class,
-                FileCommand.class,
+                FileCommand.class, TreeCommand.class,
                 IndexCommands.class, SearchCommand.class,
                 MaintenanceCommands.Compact.class, MaintenanceCommands.Cleanup.class, MaintenanceCommands.Restore.class})
 public final class JavelinCli implements Runnable {

@@ -197,16 +197,20 @@ public final class Dataset implements AutoCloseable {
     public Mono<List<VersionInfo>> versions() {
         return handle.table.versions().list()
                 .flatMapMany(Flux::fromIterable)
-                .concatMap(loc -> handle.table.versions().read(loc).map(f -> {
+                .concatMap(loc -> handle.table.versions().read(loc).flatMap(f -> f.manifest().hasFragmentTree()
+                        ? io.javelin.tx.tree.TreeTables.open(handle.manifests, f.manifest())
+                                .map(t -> new long[] {t.visibleRows(), t.fragmentCount()}).map(c -> Map.entry(f, c))
+                        : Mono.just(Map.entry(f, new long[] {-1, f.manifest().getFragmentsCount()}))).map(e -> {
+                    var f = e.getKey();
                     var m = f.manifest();
-                    long rows = 0;
+                    long rows = e.getValue()[0] >= 0 ? e.getValue()[0] : 0;
                     for (DataFragment fr : m.getFragmentsList()) {
                         rows += fr.getPhysicalRows() - (fr.hasDeletionFile() ? fr.getDeletionFile().getNumDeletedRows() : 0);
                     }
                     String op = f.transaction() != null && f.transaction().getOperationCase() != Transaction.OperationCase.OPERATION_NOT_SET
                             ? OperationKind.of(f.transaction()).toString() : "?";
                     return new VersionInfo(f.version(), Instant.ofEpochSecond(m.getTimestamp().getSeconds(), m.getTimestamp().getNanos()),
-                            op, rows, m.getFragmentsCount());
+                            op, rows, (int) e.getValue()[1]);
                 }), 1)
                 .collectList()
                 .onErrorMap(e -> translate(uri(), version(), e));
@@ -231,7 +235,7 @@ public final class Dataset implements AutoCloseable {
 
     /** Rows at logical positions (0-based over live rows, in fragment order), in the order given. */
     public Mono<VectorSchemaRoot> take(long[] indices, List<String> columns, BufferAllocator allocator) {
-        return Mono.defer(() -> Flux.fromIterable(fragments()).concatMap(f -> deletions(f).map(d -> Map.entry(f, d)), 4)
+        return snapshot.loadFragments().flatMap(all -> Flux.fromIterable(all).concatMap(f -> deletions(f).map(d -> Map.entry(f, d)), 4)
                 .collectList()
                 .map(frags -> {
                     long[] addrs = new long[indices.length];
@@ -257,7 +261,8 @@ public final class Dataset implements AutoCloseable {
 
     /** Rows by address {@code (fragment_id << 32) | offset}; deleted or missing rows are an error. */
     public Mono<VectorSchemaRoot> takeRowAddresses(long[] addresses, List<String> columns, BufferAllocator allocator) {
-        return Take.take(this, addresses, columns, allocator, true).onErrorMap(e -> translate(uri(), version(), e));
+        return snapshot.loadFragments().then(Take.take(this, addresses, columns, allocator, true))
+                .onErrorMap(e -> translate(uri(), version(), e));
     }
 
     private long addressOf(long index, List<Map.Entry<FragmentInfo, RoaringBitmap>> frags) {
@@ -347,7 +352,8 @@ public final class Dataset implements AutoCloseable {
 
     /** Soft-deletes the rows matching {@code filter} in a new version (deletion files; data files untouched). */
     public Mono<Dataset> delete(String filter) {
-        return Writes.delete(this, filter).map(this::derived).onErrorMap(e -> translate(uri(), version(), e));
+        return snapshot.loadFragments().then(Writes.delete(this, filter)).map(this::derived)
+                .onErrorMap(e -> translate(uri(), version(), e));
     }
 
     /** Commits a transaction read at this version; the hook for operations built elsewhere. */
@@ -437,6 +443,30 @@ public final class Dataset implements AutoCloseable {
 
     public Mono<io.javelin.engine.maintenance.CleanupStats> cleanupOldVersions(io.javelin.tx.maintenance.CleanupPolicy policy) {
         return Cleanup.run(this, policy, Instant.now()).onErrorMap(e -> translate(uri(), version(), e));
+    }
+
+    // ------------------------------------------------------------------ fragment metadata tree
+
+    /** The fragments of this version; a tree table reads them from its leaves once (flat: no I/O). */
+    public Mono<List<FragmentInfo>> loadFragments() {
+        return snapshot.loadFragments().onErrorMap(e -> translate(uri(), version(), e));
+    }
+
+    /** Whether this version stores its fragments in a fragment metadata tree (spec 000). */
+    public boolean isTreeLayout() {
+        return snapshot.manifestFile().manifest().hasFragmentTree();
+    }
+
+    /**
+     * Converts a flat table in place: the next version stores the same fragments in a fragment
+     * metadata tree (every older version stays readable as it was). A tree table is returned as is.
+     */
+    public Mono<Dataset> convertToTree() {
+        if (isTreeLayout()) {
+            return Mono.just(derived(snapshot));
+        }
+        return commit(Transactions.updateConfig(version(),
+                Map.of(io.javelin.tx.tree.TreeTables.LAYOUT_KEY, io.javelin.tx.tree.TreeTables.LAYOUT_TREE)));
     }
 
     // ------------------------------------------------------------------ internals

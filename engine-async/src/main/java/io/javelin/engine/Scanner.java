@@ -198,13 +198,15 @@ public final class Scanner {
      * VectorSchemaRoot::close)} after them, as for any resource-carrying Reactor stream.
      */
     public Flux<VectorSchemaRoot> scan(BufferAllocator allocator) {
-        Flux<VectorSchemaRoot> regular = (withRowId ? dataset.rowIds().preload() : Mono.<Void>empty())
-                .thenMany(Flux.defer(() -> Scan.run(this, plan(), allocator)));
+        // A tree table lists its fragments from the leaves here, once per version (flat: no I/O).
+        Mono<Void> prepare = dataset.snapshot().loadFragments()
+                .then(withRowId ? dataset.rowIds().preload() : Mono.<Void>empty());
+        Flux<VectorSchemaRoot> regular = Flux.defer(() -> Scan.run(this, plan(), allocator));
         // filter planner hook: a BTree/Bitmap index answers sargable predicates (pushdown off = never)
         Flux<VectorSchemaRoot> run = filter == null || !pushdown || fragmentIds != null ? regular
                 : Flux.defer(() -> io.javelin.engine.index.ScalarIndexScan.scan(dataset, columns, filter, withRowId, withRowAddress,
                         limit, offset, batchSize, ids -> fragments(ids).limit(-1).offset(0).scan(allocator), allocator, regular));
-        return run.onErrorMap(e -> Dataset.translate(dataset.uri(), dataset.version(), e));
+        return prepare.thenMany(run).onErrorMap(e -> Dataset.translate(dataset.uri(), dataset.version(), e));
     }
 
     /**
@@ -217,7 +219,7 @@ public final class Scanner {
 
     /** Rows the scan would return, ignoring limit and offset; without a filter only metadata is read. */
     public Mono<Long> count() {
-        return Mono.defer(() -> Scan.count(this, plan()))
+        return dataset.snapshot().loadFragments().then(Mono.defer(() -> Scan.count(this, plan())))
                 .onErrorMap(e -> Dataset.translate(dataset.uri(), dataset.version(), e));
     }
 

@@ -9,8 +9,11 @@ import io.javelin.encoding.writer.LanceFileVersion;
  * @param dataStorageVersion Lance file version of new data files (ignored on append: the dataset's wins)
  * @param maxRowsPerFile     a data file (one fragment) is closed after this many rows (Lance default 1 Mi)
  * @param enableStableRowIds when the write creates the dataset: stable row ids (Lance {@code enable_stable_row_ids})
+ * @param tableConfig        table config set when a write creates or overwrites the dataset, e.g.
+ *                           {@code lance.manifest.layout=tree} (ignored on append)
  */
-public record WriteParams(WriteMode mode, LanceFileVersion dataStorageVersion, long maxRowsPerFile, boolean enableStableRowIds) {
+public record WriteParams(WriteMode mode, LanceFileVersion dataStorageVersion, long maxRowsPerFile, boolean enableStableRowIds,
+                          java.util.Map<String, String> tableConfig) {
 
     public static final long DEFAULT_MAX_ROWS_PER_FILE = 1024 * 1024;
 
@@ -21,6 +24,21 @@ public record WriteParams(WriteMode mode, LanceFileVersion dataStorageVersion, l
         if (maxRowsPerFile <= 0) {
             throw new IllegalArgumentException("maxRowsPerFile must be positive, got " + maxRowsPerFile);
         }
+        tableConfig = tableConfig == null ? java.util.Map.of() : java.util.Map.copyOf(tableConfig);
+    }
+
+    public WriteParams(WriteMode mode, LanceFileVersion dataStorageVersion, long maxRowsPerFile,
+                       java.util.Map<String, String> tableConfig) {
+        this(mode, dataStorageVersion, maxRowsPerFile, false, tableConfig);
+    }
+
+    public WriteParams(WriteMode mode, LanceFileVersion dataStorageVersion, long maxRowsPerFile, boolean enableStableRowIds) {
+        this(mode, dataStorageVersion, maxRowsPerFile, enableStableRowIds, java.util.Map.of());
+    }
+
+    /** Table config for a create/overwrite, e.g. {@code Map.of("lance.manifest.layout", "tree")}. */
+    public WriteParams withTableConfig(java.util.Map<String, String> config) {
+        return new WriteParams(mode, dataStorageVersion, maxRowsPerFile, enableStableRowIds, config);
     }
 
     public WriteParams(WriteMode mode, LanceFileVersion dataStorageVersion, long maxRowsPerFile) {
@@ -32,18 +50,18 @@ public record WriteParams(WriteMode mode, LanceFileVersion dataStorageVersion, l
     }
 
     public WriteParams withEnableStableRowIds(boolean on) {
-        return new WriteParams(mode, dataStorageVersion, maxRowsPerFile, on);
+        return new WriteParams(mode, dataStorageVersion, maxRowsPerFile, on, tableConfig);
     }
 
     public WriteParams withMode(WriteMode m) {
-        return new WriteParams(m, dataStorageVersion, maxRowsPerFile, enableStableRowIds);
+        return new WriteParams(m, dataStorageVersion, maxRowsPerFile, enableStableRowIds, tableConfig);
     }
 
     public WriteParams withDataStorageVersion(LanceFileVersion v) {
-        return new WriteParams(mode, v, maxRowsPerFile, enableStableRowIds);
+        return new WriteParams(mode, v, maxRowsPerFile, enableStableRowIds, tableConfig);
     }
 
     public WriteParams withMaxRowsPerFile(long rows) {
-        return new WriteParams(mode, dataStorageVersion, rows, enableStableRowIds);
+        return new WriteParams(mode, dataStorageVersion, rows, enableStableRowIds, tableConfig);
     }
 }

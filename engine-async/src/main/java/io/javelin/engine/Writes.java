@@ -64,7 +64,7 @@ final class Writes {
             return writeFiles(h, data, schema, lance, fileVersion, params.maxRowsPerFile()).collectList().flatMap(frags -> {
                 Transaction txn = append
                         ? Transactions.append(readVersion, frags)
-                        : Transactions.overwrite(readVersion, frags, lance.toProto(), Map.of());
+                        : Transactions.overwrite(readVersion, frags, lance.toProto(), params.tableConfig());
                 return h.commits.commit(txn, params.enableStableRowIds()).flatMap(r -> h.table.checkout(r.version()));
             });
         }).doOnDiscard(VectorSchemaRoot.class, VectorSchemaRoot::close);

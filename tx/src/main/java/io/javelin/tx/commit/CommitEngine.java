@@ -46,6 +46,9 @@ import reactor.util.retry.Retry;
  */
 public final class CommitEngine {
 
+    /** Largest transaction a tree manifest carries inline. */
+    static final int INLINE_TXN_BYTES = 16 * 1024;
+
     private final ManifestStore store;
     private final VersionResolver versions;
     private final CommitOptions options;
@@ -158,7 +161,7 @@ public final class CommitEngine {
 
         private Mono<Boolean> publish(ManifestBuilder.Built b) {
             return Mono.defer(() -> {
-                byte[] bytes = ManifestCodec.encode(b.manifest(), b.indexSection(), txn);
+                byte[] bytes = ManifestCodec.encode(b.manifest(), b.indexSection(), inline(b, txn) ? txn : null);
                 built = ManifestCodec.decode("(new manifest)", bytes);
                 path = naming.path(built.version());
                 boolean[] ambiguous = {false};
@@ -174,6 +177,15 @@ public final class CommitEngine {
                                                 + " was committed", e)))
                         .flatMap(won -> won ? hint().thenReturn(true) : Mono.just(false));
             });
+        }
+
+        /**
+         * A tree manifest does not inline a large transaction (it is always in {@code _transactions/}):
+         * an Overwrite of 10^5 fragments would otherwise put the whole fragment list back into the
+         * manifest the tree exists to keep small (upstream spills large inline transactions too).
+         */
+        private static boolean inline(ManifestBuilder.Built b, Transaction t) {
+            return !b.manifest().hasFragmentTree() || t.getSerializedSize() <= INLINE_TXN_BYTES;
         }
 
         /** Retries transport errors (not "already exists" or "not found"), marking the request ambiguous. */

@@ -30,9 +30,14 @@ final class DeleteRebase {
     }
 
     static Mono<Transaction> rebase(ManifestStore store, Transaction txn, ManifestFile baseline, ManifestFile latest) {
+        java.util.List<Long> ids = txn.getDelete().getUpdatedFragmentsList().stream().map(DataFragment::getId).toList();
+        return Mono.zip(byId(store, baseline, ids), byId(store, latest, ids))
+                .flatMap(t -> rebase(store, txn, t.getT1(), t.getT2(), latest));
+    }
+
+    private static Mono<Transaction> rebase(ManifestStore store, Transaction txn, Map<Long, DataFragment> read,
+            Map<Long, DataFragment> now, ManifestFile latest) {
         Transaction.Delete d = txn.getDelete();
-        Map<Long, DataFragment> read = byId(baseline);
-        Map<Long, DataFragment> now = byId(latest);
         Set<Long> deleted = new LinkedHashSet<>(d.getDeletedFragmentIdsList());
         return Flux.fromIterable(d.getUpdatedFragmentsList())
                 .concatMap(mine -> {
@@ -76,9 +81,14 @@ final class DeleteRebase {
                 });
     }
 
-    private static Map<Long, DataFragment> byId(ManifestFile m) {
+    /** The records of {@code ids} in a version: from its flat list, or resolved along a tree's routing paths. */
+    private static Mono<Map<Long, DataFragment>> byId(ManifestStore store, ManifestFile m, java.util.List<Long> ids) {
+        if (m.manifest().hasFragmentTree()) {
+            return io.javelin.tx.tree.TreeTables.open(store, m.manifest())
+                    .flatMap(t -> t.resolveAll(new java.util.TreeSet<>(ids))).map(HashMap::new);
+        }
         Map<Long, DataFragment> out = new HashMap<>();
         m.manifest().getFragmentsList().forEach(f -> out.put(f.getId(), f));
-        return out;
+        return Mono.just(out);
     }
 }

@@ -37,6 +37,16 @@ public final class ManifestValidator {
                 throw new InvalidTableMetadataException("Duplicate base path id " + b.getId() + where);
             }
         }
+        // Fragment tree (spec 000): the field and flag 4096 in both words agree; the flat list is empty.
+        boolean readerTree = (m.getReaderFeatureFlags() & FeatureFlags.FRAGMENT_TREE) != 0;
+        boolean writerTree = (m.getWriterFeatureFlags() & FeatureFlags.FRAGMENT_TREE) != 0;
+        if (readerTree != writerTree || readerTree != m.hasFragmentTree()) {
+            throw new InvalidTableMetadataException("Fragment tree flag (reader " + readerTree + ", writer " + writerTree
+                    + ") and fragment_tree field (" + m.hasFragmentTree() + ") disagree" + where);
+        }
+        if (m.hasFragmentTree() && m.getFragmentsCount() > 0) {
+            throw new InvalidTableMetadataException("Tree manifest also lists " + m.getFragmentsCount() + " flat fragments" + where);
+        }
         long previous = -1;
         for (DataFragment f : m.getFragmentsList()) {
             long id = f.getId();

@@ -306,6 +306,10 @@ public final class LanceLeafCodec implements LeafCodec {
             throw new CorruptSnapshotException(Rule.R15_LEAF_SCHEMA, "column " + src.getName() + " has type "
                     + src.getField().getType() + ", expected " + dst.getField().getType());
         }
+        if (src.getValueCount() == n) {
+            src.makeTransferPair(dst).transfer(); // zero-copy: the buffers change owner
+            return;
+        }
         dst.allocateNew();
         for (int i = 0; i < n; i++) {
             dst.copyFromSafe(i, i, src);

@@ -178,7 +178,7 @@ class ManifestCodecTest {
 
     @Test
     void unknownReaderFlagsAreRefused() {
-        for (long flag : new long[] {64, 128, 256, 1024, 4096, 1L << 63}) {
+        for (long flag : new long[] {64, 128, 256, 1024, 8192, 1L << 63}) {
             byte[] bytes = ManifestCodec.encode(Manifest.newBuilder().setVersion(3).setReaderFeatureFlags(1 | flag).build(), null, null);
             assertThatThrownBy(() -> ManifestCodec.decode("f", bytes)).isInstanceOf(UnsupportedFeatureException.class)
                     .hasMessageContaining("cannot be read").hasMessageContaining(Long.toHexString(flag));
@@ -188,6 +188,11 @@ class ManifestCodecTest {
                 .setWriterFeatureFlags(1 << 20).build(), null, null));
         Manifest w = Manifest.newBuilder().setVersion(3).setWriterFeatureFlags(1 << 20).build();
         assertThatThrownBy(() -> FeatureFlags.checkWritable(w)).isInstanceOf(UnsupportedFeatureException.class);
+        // 4096 (fragment tree) is known, but must agree with the fragment_tree field in both words
+        byte[] flagOnly = ManifestCodec.encode(Manifest.newBuilder().setVersion(3).setReaderFeatureFlags(4096)
+                .setWriterFeatureFlags(4096).build(), null, null);
+        assertThatThrownBy(() -> ManifestCodec.decode("f", flagOnly))
+                .isInstanceOf(io.javelin.tx.InvalidTableMetadataException.class).hasMessageContaining("disagree");
     }
 
     @Test

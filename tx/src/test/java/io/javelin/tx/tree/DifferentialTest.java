@@ -45,6 +45,9 @@ class DifferentialTest {
                 Arguments.of("defaults", TreeConfig.defaults(), 5L, 40));
     }
 
+    /** Steps per history; -Djavelin.tree.differentialSteps=120 for the long run (CI default 50: Lance-file leaves cost more). */
+    static final int STEPS = Integer.getInteger("javelin.tree.differentialSteps", 50);
+
     record Version(FragmentTreeMetadata meta, TreeMap<Long, DataFragment> model, long max) {
     }
 
@@ -61,7 +64,7 @@ class DifferentialTest {
             List<Version> history = new ArrayList<>();
             history.add(new Version(meta, new TreeMap<>(model), max));
             int maxHeight = 0;
-            for (int step = 0; step < 120; step++) {
+            for (int step = 0; step < STEPS; step++) {
                 TreeSnapshot base = fx.open(meta, max);
                 List<FragmentEdit> edits = new ArrayList<>();
                 int op = rnd.nextInt(100);

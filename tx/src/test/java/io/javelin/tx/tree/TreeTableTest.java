@@ -251,6 +251,10 @@ class TreeTableTest {
         assertThat(store.lists).isEmpty();
         assertThat(store.reads("_bt/node/")).isEmpty();
         assertThat(store.reads("_bt/leaf/")).isEmpty();
+        // the create transaction (2000 fragments) lives only in _transactions/: the manifest stays small
+        assertThat(s.manifestFile().transaction()).isNull();
+        assertThat(s.manifestFile().size()).isLessThan(8_000);
+        assertThat(store.inner.read("_transactions/" + s.manifestFile().manifest().getTransactionFile()).block()).isNotEmpty();
     }
 
     @Test
@@ -283,5 +287,52 @@ class TreeTableTest {
         FragmentInfo after = table.open().block().catalog().resolve(List.of(1234L)).block().get(1234L);
         assertThat(after.deletedRows()).isEqualTo(1);
         assertThat(table.open().block().countRows()).isEqualTo(s.countRows() - 1);
+    }
+
+    @Test
+    void concurrentDeletesOfOneFragmentRebaseThroughTheTree() {
+        Recording store = deepTable(600);
+        Table table = new Table(store);
+        CommitEngine engine = new CommitEngine(store, FAST);
+        FragmentInfo f = table.open().block().catalog().resolve(List.of(300L)).block().get(300L);
+        org.roaringbitmap.RoaringBitmap one = org.roaringbitmap.RoaringBitmap.bitmapOf(1);
+        org.roaringbitmap.RoaringBitmap two = org.roaringbitmap.RoaringBitmap.bitmapOf(2);
+        DeletionFile a = io.javelin.tx.deletion.DeletionFiles.write(store, 300, 1, one).block();
+        DeletionFile b = io.javelin.tx.deletion.DeletionFiles.write(store, 300, 1, two).block();
+        Transaction ta = Transactions.delete(1, List.of(f.fragment().toBuilder().setDeletionFile(a).build()), List.of(), "a");
+        Transaction tb = Transactions.delete(1, List.of(f.fragment().toBuilder().setDeletionFile(b).build()), List.of(), "b");
+        engine.commit(ta).block();
+        assertThat(engine.commit(tb).block().version()).isEqualTo(3);
+        FragmentInfo after = table.open().block().catalog().resolve(List.of(300L)).block().get(300L);
+        assertThat(after.deletedRows()).isEqualTo(2);
+        assertThat(table.open().block().deletions(after).block().toArray()).containsExactly(1, 2);
+    }
+
+    @Test
+    void cleanupPlanKeepsWhatRetainedVersionsReachAndOffersTheRest() {
+        Recording store = deepTable(1000);
+        Table table = new Table(store);
+        CommitEngine engine = new CommitEngine(store, FAST);
+        for (int i = 0; i < 12; i++) {
+            long v = table.open().block().version();
+            engine.commit(Transactions.append(v, fragments("g" + i, 20))).block();
+        }
+        List<Manifest> all = new ArrayList<>();
+        long latest = table.open().block().version();
+        for (long v = 1; v <= latest; v++) {
+            all.add(table.checkout(v).block().manifestFile().manifest());
+        }
+        TreeCleanup.Plan everything = TreeCleanup.plan(store, all).block();
+        assertThat(everything.unreachableTreeObjects()).isEmpty();
+        TreeCleanup.Plan newest = TreeCleanup.plan(store, List.of(all.getLast())).block();
+        assertThat(newest.unreachableTreeObjects()).isNotEmpty().doesNotContainAnyElementsOf(newest.keepTreeObjects());
+        java.util.Set<String> union = new java.util.TreeSet<>(newest.keepTreeObjects());
+        union.addAll(newest.unreachableTreeObjects());
+        assertThat(union).isEqualTo(new java.util.TreeSet<>(everything.keepTreeObjects()));
+        assertThat(newest.referencedFiles()).hasSize(1000 + 12 * 20)
+                .allMatch(p -> p.startsWith("data/"));
+        // Deleting the unreachable objects leaves the newest version fully readable.
+        newest.unreachableTreeObjects().forEach(p -> store.delete(p).block());
+        assertThat(list(table, latest)).hasSize(1240);
     }
 }
