@@ -401,14 +401,15 @@ public final class ManifestBuilder {
     }
 
     private static IndexSection applyCreateIndex(IndexSection index, Transaction.CreateIndex ci) {
-        Set<String> removedUuids = new HashSet<>();
-        ci.getRemovedIndicesList().forEach(i -> removedUuids.add(i.getUuid().getUuid().toStringUtf8()));
+        // raw 16-byte uuids compared as bytes (a UTF-8 decoding would map distinct invalid sequences to the same string)
+        Set<ByteString> removedUuids = new HashSet<>();
+        ci.getRemovedIndicesList().forEach(i -> removedUuids.add(i.getUuid().getUuid()));
         Set<String> newNames = new HashSet<>();
         ci.getNewIndicesList().forEach(i -> newNames.add(i.getName()));
         List<IndexMetadata> out = new ArrayList<>();
         if (index != null) {
             for (IndexMetadata im : index.getIndicesList()) {
-                if (!removedUuids.contains(im.getUuid().getUuid().toStringUtf8()) && !newNames.contains(im.getName())) {
+                if (!removedUuids.contains(im.getUuid().getUuid()) && !newNames.contains(im.getName())) {
                     out.add(im);
                 }
             }
