@@ -11,7 +11,8 @@ import picocli.CommandLine.Command;
         description = "Javelin: a non-blocking engine for the Lance lakehouse format.",
         subcommands = {DemoCommand.class, DatasetCommands.Info.class, DatasetCommands.Scan.class, ImportCommand.class,
                 ExportCommand.class, DatasetCommands.Versions.class, DatasetCommands.Tags.class, DatasetCommands.Delete.class,
-                FileCommand.class})
+                FileCommand.class,
+                EvolutionCommands.AddColumn.class, EvolutionCommands.DropColumn.class, EvolutionCommands.RenameColumn.class, EvolutionCommands.AlterColumn.class, EvolutionCommands.Update.class, EvolutionCommands.MergeInsertCommand.class})
 public final class JavelinCli implements Runnable {
 
     @CommandLine.Spec
