@@ -217,11 +217,12 @@ class EvolutionInteropTest {
         return b;
     }
 
-    @Test
-    void lanceCoreReadsAndContinuesEveryEvolutionWeCommit() throws Exception {
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"2.0", "2.1", "2.2"})
+    void lanceCoreReadsAndContinuesEveryEvolutionWeCommit(String storage) throws Exception {
         String uri = dir.resolve("ours.lance").toString();
         Dataset.write(uri, ours(0, 2000, 700), SCHEMA, WriteParams.of(WriteMode.CREATE).withMaxRowsPerFile(700)
-                .withDataStorageVersion(LanceFileVersion.V2_1)).flatMap(d -> {
+                .withDataStorageVersion(LanceFileVersion.parse(storage))).flatMap(d -> {
                     Dataset v = d.delete("id % 10 = 3").block();
                     d.close();
                     return reactor.core.publisher.Mono.just(v);
