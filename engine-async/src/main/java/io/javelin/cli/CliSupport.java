@@ -90,6 +90,7 @@ final class CliSupport {
             case DatasetCommitConflictException e -> CONFLICT;
             case InvalidScanException e -> USAGE;
             case SchemaMismatchException e -> USAGE;
+            case io.javelin.engine.SchemaEvolutionException e -> USAGE;
             case IllegalArgumentException e -> USAGE;
             default -> ERROR;
         };

@@ -13,7 +13,8 @@ import picocli.CommandLine.Command;
                 ExportCommand.class, DatasetCommands.Versions.class, DatasetCommands.Tags.class, DatasetCommands.Delete.class,
                 FileCommand.class, TreeCommand.class,
                 IndexCommands.class, SearchCommand.class,
-                MaintenanceCommands.Compact.class, MaintenanceCommands.Cleanup.class, MaintenanceCommands.Restore.class})
+                MaintenanceCommands.Compact.class, MaintenanceCommands.Cleanup.class, MaintenanceCommands.Restore.class,
+                EvolutionCommands.AddColumn.class, EvolutionCommands.DropColumn.class, EvolutionCommands.RenameColumn.class, EvolutionCommands.AlterColumn.class, EvolutionCommands.Update.class, EvolutionCommands.MergeInsertCommand.class})
 public final class JavelinCli implements Runnable {
 
     @CommandLine.Spec

@@ -23,38 +23,47 @@ final class ColumnLayout {
     private ColumnLayout() {
     }
 
-    /** The top-level name, in the file, of the field listed at {@code position} of {@code DataFile.fields}; null if unknown. */
-    static String fileName(List<LanceField> fileFields, int position) {
-        List<LanceField> flat = new ArrayList<>();
-        for (LanceField f : fileFields) {
-            flatten(f, flat);
-        }
-        if (position < 0 || position >= flat.size()) {
-            return null;
-        }
-        LanceField hit = flat.get(position);
-        return fileFields.contains(hit) ? hit.name() : null;
-    }
-
     private static void flatten(LanceField f, List<LanceField> out) {
         out.add(f);
         f.children().forEach(c -> flatten(c, out));
     }
 
     /**
-     * Dataset field id → name of the matching field in the file, for every field of the file: the k-th id
-     * of {@code DataFile.fields} is the k-th field of the file schema in pre-order.
+     * Dataset field id → name of that field inside the data file. Lance writes the dataset's field ids
+     * into the file schema (and, in 2.1+, lists only leaves in {@code DataFile.fields}), so ids are
+     * matched directly when the file's ids cover {@code DataFile.fields}. Files whose schema carries its
+     * own ids from 0 (our new-column files) list every field in pre-order, so the k-th listed id is the
+     * k-th field of the file.
      */
     static java.util.Map<Integer, String> fileNames(List<LanceField> fileFields, List<Integer> dataFileFields) {
         List<LanceField> flat = new ArrayList<>();
         for (LanceField f : fileFields) {
             flatten(f, flat);
         }
+        java.util.Map<Integer, String> byFileId = new java.util.HashMap<>();
+        flat.forEach(f -> byFileId.put(f.id(), f.name()));
+        boolean idsMatch = dataFileFields.stream().allMatch(id -> id < 0 || byFileId.containsKey(id));
+        if (idsMatch) {
+            return byFileId;
+        }
         java.util.Map<Integer, String> out = new java.util.HashMap<>();
         for (int k = 0; k < Math.min(flat.size(), dataFileFields.size()); k++) {
             out.put(dataFileFields.get(k), flat.get(k).name());
         }
         return out;
+    }
+
+    /** True when the file holds {@code f} or (Lance 2.1+ lists only leaves) any field below it. */
+    static boolean holds(List<Integer> dataFileFields, io.javelin.tx.schema.LanceField f) {
+        if (dataFileFields.contains(f.id())) {
+            return true;
+        }
+        for (io.javelin.tx.schema.LanceField c : f.children()) {
+            if (holds(dataFileFields, c)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**

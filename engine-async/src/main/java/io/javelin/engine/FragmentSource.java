@@ -44,7 +44,7 @@ final class FragmentSource {
     static Mono<FragmentSource> open(Dataset ds, FragmentInfo f, List<String> columns, io.javelin.objectstore.io.PageIoScheduler io) {
         return Mono.defer(() -> {
             Map<String, Integer> fileOf = new LinkedHashMap<>();
-            Map<String, Integer> positionOf = new LinkedHashMap<>();
+            Map<String, Integer> idOf = new LinkedHashMap<>();
             Map<String, org.apache.arrow.vector.types.pojo.Field> datasetField = new LinkedHashMap<>();
             List<DataFile> files = f.fragment().getFilesList();
             for (String c : columns) {
@@ -54,7 +54,7 @@ final class FragmentSource {
                 }
                 int found = -1;
                 for (int i = 0; i < files.size() && found < 0; i++) {
-                    if (files.get(i).getFieldsList().contains(lf.id())) {
+                    if (ColumnLayout.holds(files.get(i).getFieldsList(), lf)) {
                         found = i;
                     }
                 }
@@ -63,7 +63,7 @@ final class FragmentSource {
                     continue; // added without backfill: all nulls in this fragment
                 }
                 fileOf.put(c, found);
-                positionOf.put(c, files.get(found).getFieldsList().indexOf(lf.id()));
+                idOf.put(c, lf.id());
             }
             return Flux.fromIterable(new java.util.LinkedHashSet<>(fileOf.values()))
                     .concatMap(i -> ds.openFile(files.get(i).getPath(), io).map(r -> Map.entry(i, r)))
@@ -72,9 +72,10 @@ final class FragmentSource {
                         Map<String, String> nameInFile = new LinkedHashMap<>();
                         Map<Integer, String> fileNames = new java.util.HashMap<>();
                         fileOf.forEach((c, i) -> {
-                            String n = ColumnLayout.fileName(readers.get(i).metadata().fields(), positionOf.get(c));
-                            nameInFile.put(c, n == null ? c : n);
-                            fileNames.putAll(ColumnLayout.fileNames(readers.get(i).metadata().fields(), files.get(i).getFieldsList()));
+                            Map<Integer, String> names = ColumnLayout.fileNames(readers.get(i).metadata().fields(),
+                                    files.get(i).getFieldsList());
+                            nameInFile.put(c, names.getOrDefault(idOf.get(c), c));
+                            fileNames.putAll(names);
                         });
                         FragmentSource fs = new FragmentSource(f, fileOf, readers, nameInFile, datasetField);
                         fs.fileNames = fileNames;

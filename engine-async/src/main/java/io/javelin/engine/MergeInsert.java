@@ -360,6 +360,7 @@ public final class MergeInsert {
                                            Map<FragmentInfo, List<long[]>> updates, Map<FragmentInfo, RoaringBitmap> bySourceDeletes,
                                            BufferAllocator alloc) {
         List<Ref> rows = new ArrayList<>();
+        List<Long> replaced = new ArrayList<>();
         Map<FragmentInfo, RoaringBitmap> deletions = new LinkedHashMap<>();
         long updated = 0;
         for (var e : updates.entrySet()) {
@@ -367,6 +368,7 @@ public final class MergeInsert {
             for (long[] p : e.getValue()) {
                 d.add((int) p[0]);
                 rows.add(new Ref((int) p[1], (int) p[2]));
+                replaced.add((e.getKey().id() << 32) | p[0]);
                 updated++;
             }
         }
@@ -381,6 +383,7 @@ public final class MergeInsert {
                 for (int r = 0; r < matchedSource[b].length; r++) {
                     if (!matchedSource[b][r]) {
                         rows.add(new Ref(b, r));
+                        replaced.add(-1L);
                         inserted++;
                     }
                 }
@@ -397,7 +400,8 @@ public final class MergeInsert {
         long u = updated;
         long d = deleted;
         long i = inserted;
-        return RowRewrites.commit(ds, new RowRewrites.Plan(deletions), newRows, preserve)
+        long[] replacedRows = replaced.stream().mapToLong(Long::longValue).toArray();
+        return RowRewrites.commit(ds, new RowRewrites.Plan(deletions, replacedRows), newRows, preserve)
                 .map(s -> new MergeInsertResult(ds.derive(s), i, u, d));
     }
 

@@ -5,7 +5,6 @@ import io.javelin.engine.filter.ValueExpression;
 import io.javelin.tx.FragmentInfo;
 import io.javelin.tx.Snapshot;
 import io.javelin.tx.deletion.DeletionFiles;
-import io.javelin.tx.manifest.FeatureFlags;
 import io.javelin.tx.pb.DataFragment;
 import io.javelin.tx.transaction.Transactions;
 import java.util.ArrayList;
@@ -32,8 +31,11 @@ final class RowRewrites {
     private RowRewrites() {
     }
 
-    /** Per fragment: physical offsets to delete. */
-    record Plan(Map<FragmentInfo, RoaringBitmap> deletions) {
+    /**
+     * Per fragment: physical offsets to delete; {@code replaced}: the old address of each row written, in
+     * order ({@code -1} for an inserted row), for {@link RowIdCarry}.
+     */
+    record Plan(Map<FragmentInfo, RoaringBitmap> deletions, long[] replaced) {
     }
 
     // ------------------------------------------------------------------ update
@@ -71,7 +73,14 @@ final class RowRewrites {
                                 .concatMap(e -> rewritten(ds, e.getKey(), e.getValue(), all, exprs, targets, alloc), 1);
                         List<Integer> preserve = new ArrayList<>();
                         set.keySet().forEach(c -> preserve.add(ds.lanceSchema().field(c).id()));
-                        return commit(ds, new Plan(hits), rows, preserve)
+                        long[] replaced = new long[(int) n];
+                        int k = 0;
+                        for (var e : hits.entrySet()) {
+                            for (int off : e.getValue()) {
+                                replaced[k++] = (e.getKey().id() << 32) | off;
+                            }
+                        }
+                        return commit(ds, new Plan(hits, replaced), rows, preserve)
                                 .map(s -> new UpdateResult(ds.derive(s), n))
                                 .doFinally(sig -> alloc.close());
                     });
@@ -129,14 +138,13 @@ final class RowRewrites {
      */
     static Mono<Snapshot> commit(Dataset ds, Plan plan, Flux<VectorSchemaRoot> newRows, List<Integer> preserveFields) {
         Dataset.Handle h = ds.handle();
-        if ((ds.snapshot().manifestFile().manifest().getReaderFeatureFlags() & FeatureFlags.STABLE_ROW_IDS) != 0) {
-            // Hook for stable row ids: the new fragments must carry the row ids of the rows they replace
-            // (row_id_sequence in the order written); see StableRowIdHook. Until then: refuse, never corrupt.
-            return Mono.error(SchemaEvolution.error(ds, "Updating rows of a dataset with stable row ids is not supported yet"));
+        if (RowIdCarry.enabled(ds)) { // fail before writing anything
+            return RowIdCarry.carry(ds, List.of(), plan.replaced()).then(Mono.empty());
         }
         return Writes.writeFiles(h, newRows, ds.schema(), ds.lanceSchema(), SchemaEvolution.fileVersion(ds),
                         WriteParams.of(WriteMode.APPEND).maxRowsPerFile())
                 .collectList()
+                .flatMap(written -> RowIdCarry.carry(ds, written, plan.replaced()))
                 .flatMap(added -> Flux.fromIterable(plan.deletions().entrySet())
                         .concatMap(e -> deletion(ds, e.getKey(), e.getValue()), 1)
                         .collectList()

@@ -254,8 +254,9 @@ public final class CommitEngine {
                 ManifestFile latest = list.get(list.size() - 1).file;
                 Mono<Transaction> next = Mono.just(txn);
                 if (rebase) {
-                    next = txn.hasDelete()
-                            ? DeleteRebase.rebase(store, txn, rebaseBaseline, latest).doOnNext(t -> rebaseBaseline = latest)
+                    next = txn.hasDelete() || txn.hasUpdate()
+                            ? (txn.hasDelete() ? DeleteRebase.rebase(store, txn, rebaseBaseline, latest)
+                                    : UpdateRebase.rebase(store, txn, rebaseBaseline, latest)).doOnNext(t -> rebaseBaseline = latest)
                             : Mono.error(new RetryableCommitConflictException(OperationKind.of(txn)
                                     + " overlaps a concurrent change and cannot be rebased here: re-run it"));
                 }
