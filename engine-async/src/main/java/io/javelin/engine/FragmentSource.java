@@ -53,7 +53,7 @@ final class FragmentSource {
                 fileOf.put(c, found);
             }
             return Flux.fromIterable(new java.util.LinkedHashSet<>(fileOf.values()))
-                    .concatMap(i -> ds.openFile(files.get(i).getPath(), io).map(r -> Map.entry(i, r)))
+                    .concatMap(i -> ds.openFile(files.get(i), io).map(r -> Map.entry(i, r)))
                     .collectMap(Map.Entry::getKey, Map.Entry::getValue)
                     .map(readers -> new FragmentSource(f, fileOf, readers));
         });
