@@ -11,7 +11,8 @@ import picocli.CommandLine.Command;
         description = "Javelin: a non-blocking engine for the Lance lakehouse format.",
         subcommands = {DemoCommand.class, DatasetCommands.Info.class, DatasetCommands.Scan.class, ImportCommand.class,
                 ExportCommand.class, DatasetCommands.Versions.class, DatasetCommands.Tags.class, DatasetCommands.Delete.class,
-                FileCommand.class, MaintenanceCommands.Compact.class, MaintenanceCommands.Cleanup.class, MaintenanceCommands.Restore.class})
+                FileCommand.class, MaintenanceCommands.Compact.class, MaintenanceCommands.Cleanup.class, MaintenanceCommands.Restore.class,
+                BranchCommands.Branches.class, BranchCommands.Clone.class})
 public final class JavelinCli implements Runnable {
 
     @CommandLine.Spec
