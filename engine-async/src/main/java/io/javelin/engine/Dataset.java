@@ -71,10 +71,18 @@ public final class Dataset implements AutoCloseable {
         final MeteredCommits commits;
         /** One page-I/O scheduler per opened store: its concurrency and byte budget are shared by all scans. */
         final PageIoScheduler io;
+        final Map<String, String> options;
+        /** Stores of {@code base_paths} other than this root, opened on first use, closed with this handle. */
+        final java.util.concurrent.ConcurrentHashMap<String, ObjectStore> bases = new java.util.concurrent.ConcurrentHashMap<>();
         private final AtomicInteger refs = new AtomicInteger(1);
 
         Handle(String uri, ObjectStore store) {
+            this(uri, store, Map.of());
+        }
+
+        Handle(String uri, ObjectStore store, Map<String, String> options) {
             this.uri = uri;
+            this.options = options;
             this.store = store;
             this.manifests = new ObjectStoreManifestStore(store, "");
             this.table = new Table(manifests);
@@ -89,13 +97,14 @@ public final class Dataset implements AutoCloseable {
 
         void release() {
             if (refs.decrementAndGet() == 0) {
+                bases.values().forEach(ObjectStore::close);
                 store.close();
             }
         }
 
         static Handle open(String uri, Map<String, String> options) {
             try {
-                return new Handle(uri, ObjectStores.open(uri, options));
+                return new Handle(uri, ObjectStores.open(uri, options), options);
             } catch (ObjectStoreException e) {
                 throw new DatasetException(uri, -1, "Cannot open store: " + e.getMessage(), e);
             }
@@ -469,6 +478,37 @@ public final class Dataset implements AutoCloseable {
                 Map.of(io.javelin.tx.tree.TreeTables.LAYOUT_KEY, io.javelin.tx.tree.TreeTables.LAYOUT_TREE)));
     }
 
+    // ------------------------------------------------------------------ branches and clones
+
+    /** Creates branch {@code name} from this (main) version at {@code tree/{name}/} and opens it. */
+    public Mono<Dataset> createBranch(String name) {
+        return Branches.create(this, name).onErrorMap(e -> translate(uri(), version(), e));
+    }
+
+    /** The latest version of branch {@code name} (a dataset of its own; commits on it stay on the branch). */
+    public Mono<Dataset> checkoutBranch(String name) {
+        return Branches.checkout(this, name).onErrorMap(e -> translate(uri(), -1, e));
+    }
+
+    public Mono<Map<String, io.javelin.tx.branch.Branch>> branches() {
+        return new io.javelin.tx.branch.BranchStore(handle.manifests).list().onErrorMap(e -> translate(uri(), -1, e));
+    }
+
+    /** Deletes the branch reference and the branch dataset's own files. */
+    public Mono<Void> deleteBranch(String name) {
+        return new io.javelin.tx.branch.BranchStore(handle.manifests).delete(name).onErrorMap(e -> translate(uri(), -1, e));
+    }
+
+    /** A new dataset at {@code target} whose first version is this one, reading this root's files through a base path. */
+    public Mono<Dataset> shallowClone(String target, Map<String, String> targetStorageOptions) {
+        return Branches.shallowClone(this, target, targetStorageOptions).onErrorMap(e -> translate(target, version(), e));
+    }
+
+    /** A new dataset at {@code target} with copies of this version's files. */
+    public Mono<Dataset> deepClone(String target, Map<String, String> targetStorageOptions) {
+        return Branches.deepClone(this, target, targetStorageOptions).onErrorMap(e -> translate(target, version(), e));
+    }
+
     // ------------------------------------------------------------------ internals
 
     Dataset sameVersion() {
@@ -488,12 +528,26 @@ public final class Dataset implements AutoCloseable {
     }
 
     Mono<RoaringBitmap> deletions(FragmentInfo f) {
+        if (f.fragment().hasDeletionFile() && f.fragment().getDeletionFile().hasBaseId()) {
+            return Mono.fromCallable(() -> BasePaths.resolve(this, f.fragment().getDeletionFile().getBaseId()))
+                    .flatMap(b -> DeletionFiles.read(b.manifests(), f.fragment().toBuilder()
+                            .setDeletionFile(f.fragment().getDeletionFile().toBuilder().clearBaseId()).build()));
+        }
         return DeletionFiles.read(handle.manifests, f.fragment());
     }
 
     /** The page-I/O scheduler shared by every operation on this store (scans, takes, deletes). */
     PageIoScheduler io() {
         return handle.io;
+    }
+
+    /** A data file, resolved through {@code base_id} when it lives under another root (clones, branches). */
+    Mono<LanceFileReader> openFile(io.javelin.tx.pb.DataFile file, PageIoScheduler io) {
+        if (!file.hasBaseId()) {
+            return openFile(file.getPath(), io);
+        }
+        return Mono.fromCallable(() -> BasePaths.resolve(this, file.getBaseId()))
+                .flatMap(b -> LanceFileReader.open(new ObjectStoreSource(b.store(), b.dir("data/") + file.getPath(), new PageIoScheduler(b.store()))));
     }
 
     Mono<LanceFileReader> openFile(String path, PageIoScheduler io) {

@@ -66,7 +66,7 @@ final class FragmentSource {
                 idOf.put(c, lf.id());
             }
             return Flux.fromIterable(new java.util.LinkedHashSet<>(fileOf.values()))
-                    .concatMap(i -> ds.openFile(files.get(i).getPath(), io).map(r -> Map.entry(i, r)))
+                    .concatMap(i -> ds.openFile(files.get(i), io).map(r -> Map.entry(i, r)))
                     .collectMap(Map.Entry::getKey, Map.Entry::getValue)
                     .map(readers -> {
                         Map<String, String> nameInFile = new LinkedHashMap<>();

@@ -26,11 +26,16 @@ final class MeteredCommits {
     }
 
     Mono<CommitResult> commit(Transaction txn) {
+        return commit(txn, false);
+    }
+
+    /** {@code enableStableRowIds}: only when the commit creates the dataset (see {@link CommitEngine}). */
+    Mono<CommitResult> commit(Transaction txn, boolean enableStableRowIds) {
         return Mono.defer(() -> {
             long started = System.nanoTime();
             String op = txn.getOperationCase() == Transaction.OperationCase.OPERATION_NOT_SET ? "unknown"
                     : OperationKind.of(txn).toString();
-            return engine.commit(txn)
+            return engine.commit(txn, enableStableRowIds)
                     .doOnSuccess(r -> {
                         MeterRegistry reg = EngineMetrics.registry();
                         timer(reg, op, "committed").record(Duration.ofNanos(System.nanoTime() - started));

@@ -56,4 +56,38 @@ class MaintenanceCliTest {
             assertThat(s.filter(p -> p.toString().endsWith(".manifest")).count()).isGreaterThanOrEqualTo(2);
         }
     }
+
+    @Test
+    void branchesAndClones() throws Exception {
+        Path ds = DatasetCliTest.golden(tmp);
+        String uri = ds.toString();
+        DatasetCliTest.Result c = run("branch", "create", uri, "exp/one", "--version", "2");
+        assertThat(c.exit()).as(c.err()).isZero();
+        assertThat(c.out()).contains("branch exp/one at version 2");
+        assertThat(Files.exists(ds.resolve("_refs/branches/exp%2Fone.json"))).isTrue();
+        assertThat(run("branch", "create", uri, "exp/one").exit()).isNotZero();
+        assertThat(run("branch", "create", uri, "bad..name").err()).contains("bad..name");
+        DatasetCliTest.Result l = run("branch", "list", uri);
+        assertThat(l.exit()).as(l.err()).isZero();
+        assertThat(l.out()).contains("exp/one").contains("main");
+
+        String shallow = tmp.resolve("shallow.lance").toString();
+        String deep = tmp.resolve("deep.lance").toString();
+        DatasetCliTest.Result s = run("clone", uri, shallow, "--shallow");
+        assertThat(s.exit()).as(s.err()).isZero();
+        assertThat(s.out()).startsWith("shallow clone of version");
+        DatasetCliTest.Result d = run("clone", uri, deep, "--version", "1");
+        assertThat(d.exit()).as(d.err()).isZero();
+        assertThat(d.out()).startsWith("deep clone of version 1");
+        try (Dataset src = Dataset.open(uri).block(); Dataset sc = Dataset.open(shallow).block();
+             Dataset v1 = src.checkout(1).block(); Dataset dc = Dataset.open(deep).block()) {
+            assertThat(sc.count().block()).isEqualTo(src.count().block());
+            assertThat(dc.count().block()).isEqualTo(v1.count().block());
+        }
+        assertThat(run("clone", uri, deep).exit()).isEqualTo(4);
+
+        DatasetCliTest.Result del = run("branch", "delete", uri, "exp/one");
+        assertThat(del.exit()).as(del.err()).isZero();
+        assertThat(run("branch", "list", uri).out()).doesNotContain("exp/one");
+    }
 }
