@@ -178,6 +178,9 @@ final class TreeReader {
         List<DataFragment> records;
         try (LeafCodec.Decoded d = env.codec().decode(bytes, env.allocator())) {
             records = LeafArrow.decode(d.root(), d.dictionaries(), ref.owner());
+        } catch (IndexOutOfBoundsException | ClassCastException | IllegalArgumentException | IllegalStateException e) {
+            // a structurally valid batch whose values point outside their buffers or dictionaries
+            throw new CorruptSnapshotException(Rule.R08_OBJECT_ENCODING, ref.location() + " does not decode: " + e, e);
         }
         check(!records.isEmpty(), Rule.R32_LEAF_NONEMPTY, "leaf %s has no records", ref.location());
         long total = 0;
