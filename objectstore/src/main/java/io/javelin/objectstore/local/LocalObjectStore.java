@@ -110,6 +110,21 @@ public final class LocalObjectStore implements ObjectStore {
         return p;
     }
 
+    /**
+     * Refuses symbolic links below the root (checked on the I/O thread, as it touches the disk): a
+     * link inside a dataset could point anywhere, and following it would read, overwrite or delete
+     * outside the store. The root itself may be a link.
+     */
+    Path noLinks(String key, Path f) {
+        for (Path p = f; p != null && !p.equals(root) && p.startsWith(root); p = p.getParent()) {
+            if (Files.isSymbolicLink(p)) {
+                throw new InvalidPathException(key, "goes through the symbolic link " + root.relativize(p)
+                        + "; links inside a local store are not followed");
+            }
+        }
+        return f;
+    }
+
     private <T> Mono<T> blocking(Callable<T> call) {
         return Mono.fromCallable(call).subscribeOn(io);
     }
@@ -189,6 +204,7 @@ public final class LocalObjectStore implements ObjectStore {
     /** length -1 = whole file; tail = last min(length, size) bytes. */
     private Buffer readRange(String key, Path f, long offset, long length, boolean tail) throws IOException {
         counters.request(OpClass.READ);
+        noLinks(key, f);
         try (FileChannel ch = FileChannel.open(f, StandardOpenOption.READ)) {
             long size = ch.size();
             long off = offset;
@@ -235,6 +251,7 @@ public final class LocalObjectStore implements ObjectStore {
             Path f = file(path);
             return blocking(() -> {
                 counters.request(OpClass.READ);
+                noLinks(path, f);
                 try {
                     return meta(path, f);
                 } catch (NoSuchFileException e) {
@@ -309,6 +326,7 @@ public final class LocalObjectStore implements ObjectStore {
             Path f = file(path);
             return blocking(() -> {
                 counters.request(OpClass.WRITE);
+                noLinks(path, f);
                 if (Files.exists(f)) {
                     throw new ObjectAlreadyExistsException(path, 0, "EEXIST", null);
                 }
@@ -347,6 +365,7 @@ public final class LocalObjectStore implements ObjectStore {
     }
 
     private TempFile openTemp(Path f) throws IOException {
+        noLinks(root.relativize(f).toString(), f);
         Path dir = f.getParent();
         if (Files.exists(dir) && !Files.isDirectory(dir)) {
             throw new ObjectStoreException("cannot write " + root.relativize(f) + ": " + root.relativize(dir)
@@ -479,6 +498,7 @@ public final class LocalObjectStore implements ObjectStore {
             Path f = file(path);
             return blocking(() -> {
                 counters.request(OpClass.DELETE);
+                noLinks(path, f);
                 if (Files.isDirectory(f)) {
                     return null; // a prefix, not an object: nothing to delete
                 }
@@ -496,6 +516,7 @@ public final class LocalObjectStore implements ObjectStore {
             Path dst = file(to);
             return blocking(() -> {
                 counters.request(OpClass.WRITE);
+                noLinks(from, src);
                 TempFile tmp = openTemp(dst);
                 try (FileChannel in = FileChannel.open(src, StandardOpenOption.READ)) {
                     long size = in.size();

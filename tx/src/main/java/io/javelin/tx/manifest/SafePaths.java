@@ -20,6 +20,12 @@ public final class SafePaths {
         if (path.startsWith("/") || path.indexOf('\\') >= 0 || path.indexOf(':') >= 0 || path.indexOf('\0') >= 0) {
             throw new InvalidTableMetadataException(what + " path is not a relative path inside the dataset: " + path);
         }
+        String lower = path.toLowerCase(java.util.Locale.ROOT);
+        if (lower.contains("%2e") || lower.contains("%2f") || lower.contains("%5c") || lower.contains("%00")) {
+            // never written by Lance; only useful to smuggle "..", "/" or "\\" past a check that a later
+            // URL decoding would undo
+            throw new InvalidTableMetadataException(what + " path contains a URL-encoded '.', '/', '\\' or NUL: " + path);
+        }
         for (String segment : path.split("/", -1)) {
             if (segment.isEmpty() || segment.equals(".") || segment.equals("..")) {
                 throw new InvalidTableMetadataException(what + " path escapes its directory: " + path);

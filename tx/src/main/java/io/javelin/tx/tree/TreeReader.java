@@ -179,10 +179,19 @@ final class TreeReader {
             // Detached from the caller's cancellation: the decoded batch is always closed by this
             // pipeline, so a cancelled scan can never strand Arrow memory mid-decode.
             Mono<List<DataFragment>> decode = Mono.usingWhen(env.codec().decode(bytes, env.allocator()),
-                    d -> Mono.fromCallable(() -> checkLeaf(ref, LeafArrow.decode(d.root(), d.dictionaries(), ref.owner()))),
+                    d -> Mono.fromCallable(() -> checkLeaf(ref, records(ref, d))),
                     d -> Mono.fromRunnable(d::close));
             return Mono.<List<DataFragment>>create(sink -> decode.subscribe(sink::success, sink::error));
         });
+    }
+
+    private static List<DataFragment> records(ChildRef ref, LeafCodec.Decoded d) {
+        try {
+            return LeafArrow.decode(d.root(), d.dictionaries(), ref.owner());
+        } catch (IndexOutOfBoundsException | ClassCastException | IllegalArgumentException | IllegalStateException e) {
+            // a structurally valid batch whose values point outside their buffers or dictionaries
+            throw new CorruptSnapshotException(Rule.R08_OBJECT_ENCODING, ref.location() + " does not decode: " + e, e);
+        }
     }
 
     private List<DataFragment> checkLeaf(ChildRef ref, List<DataFragment> records) {

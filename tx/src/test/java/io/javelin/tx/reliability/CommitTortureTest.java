@@ -1,0 +1,169 @@
+package io.javelin.tx.reliability;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.javelin.objectstore.ObjectStore;
+import io.javelin.objectstore.ObjectStores;
+import io.javelin.objectstore.ResilientObjectStore;
+import io.javelin.objectstore.servers.AzuriteServer;
+import io.javelin.objectstore.servers.GcsServer;
+import io.javelin.objectstore.servers.S3ProxyServer;
+import io.javelin.testing.ChaosObjectStore;
+import io.javelin.tx.FragmentInfo;
+import io.javelin.tx.Snapshot;
+import io.javelin.tx.store.ObjectStoreManifestStore;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.roaringbitmap.RoaringBitmap;
+import reactor.core.publisher.Flux;
+
+/**
+ * Commit torture: concurrent writers append and delete through the production retry stack over a
+ * store that fails ~10% of requests (503 SlowDown, 500, timeouts, and writes applied whose
+ * acknowledgement is lost). Afterwards, with faults off: every acknowledged commit is in the history
+ * exactly once, nothing unacknowledged is visible unless it was reported unknown and resolved as
+ * in, every version opens, the deletion vectors and the row count are exactly the ledger's.
+ *
+ * <p>CI size: 16 writers × 10 commits on memory and local, 16 × 3 on S3, Azure and GCS. Full size (16 × 50):
+ * {@code -Djavelin.torture.commits=50}; writers: {@code -Djavelin.torture.writers=N}; fault rate:
+ * {@code -Djavelin.torture.faultRate=0.1}.
+ */
+class CommitTortureTest {
+
+    static final int WRITERS = Integer.getInteger("javelin.torture.writers", 16);
+    /** Commits per writer; CI default 10 on memory/local, 3 on the HTTP test servers (~0.4 s per commit there). */
+    static int commits(String kind) {
+        Integer all = Integer.getInteger("javelin.torture.commits");
+        return all != null ? all : kind.equals("memory") || kind.equals("local") ? 10 : 3;
+    }
+    static final double FAULT_RATE = Double.parseDouble(System.getProperty("javelin.torture.faultRate", "0.1"));
+
+    @TempDir
+    Path tmp;
+
+    /** Opens the raw store of {@code kind} and puts ChaosObjectStore between it and the production retry policy. */
+    private Object[] open(String kind) {
+        String prefix = "torture-" + UUID.randomUUID();
+        Map<String, String> o = new HashMap<>();
+        String uri = switch (kind) {
+            case "local" -> tmp.resolve(prefix).toUri().toString();
+            case "memory" -> "memory://" + prefix;
+            case "s3" -> {
+                if (System.getProperty("javelin.s3proxy.jar") == null) {
+                    Path jar = Path.of("..", "objectstore", "target", "test-servers", "s3proxy.jar");
+                    Assumptions.assumeTrue(Files.isRegularFile(jar), "s3proxy jar not built: " + jar);
+                    System.setProperty("javelin.s3proxy.jar", jar.toString());
+                }
+                S3ProxyServer s = S3ProxyServer.get();
+                s.createBucket("torture");
+                o.putAll(s.options());
+                yield "s3://torture/" + prefix;
+            }
+            case "azure" -> {
+                AzuriteServer s = AzuriteServer.get();
+                s.createContainer("torture");
+                o.putAll(s.options());
+                yield "az://torture/" + prefix;
+            }
+            case "gcs" -> {
+                var s = GcsServer.get();
+                s.createBucket("torture");
+                o.putAll(GcsServer.options(s));
+                yield "gs://torture/" + prefix;
+            }
+            default -> throw new IllegalArgumentException(kind);
+        };
+        if (!kind.equals("local") && !kind.equals("memory")) {
+            o.put("lance_aimd_min_backoff_ms", "2");
+            o.put("lance_aimd_max_backoff_ms", "50");
+        }
+        ResilientObjectStore resilient = (ResilientObjectStore) ObjectStores.open(uri, o, Map.of());
+        ChaosObjectStore chaos = new ChaosObjectStore(resilient.inner(), FAULT_RATE, kind.hashCode());
+        ObjectStore stack = new ResilientObjectStore(chaos, resilient.policy());
+        return new Object[] {stack, chaos};
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"memory", "local", "s3", "azure", "gcs"})
+    void everyAcknowledgedCommitExactlyOnce(String kind) {
+        Object[] opened = open(kind);
+        ObjectStore store = (ObjectStore) opened[0];
+        ChaosObjectStore chaos = (ChaosObjectStore) opened[1];
+        try {
+            long t0 = System.nanoTime();
+            CommitTorture t = new CommitTorture(new ObjectStoreManifestStore(store, ""),
+                    List.of(CommitTorture.APPEND, CommitTorture.APPEND, CommitTorture.DELETE));
+            t.create().block(Duration.ofMinutes(1));
+            t.run(WRITERS, commits(kind), 42).block(Duration.ofMinutes(20));
+            long ms = (System.nanoTime() - t0) / 1_000_000;
+            chaos.disable();
+            verify(t);
+            System.out.printf("[torture] %s: %d writers x %d commits in %d ms; acked %d, failed %d, unknown->in %d, "
+                            + "unknown->out %d; %d requests, faults injected: throttle %d, 500 %d, timeout %d, lost-ack %d%n",
+                    kind, WRITERS, commits(kind), ms, t.count(CommitTorture.Outcome.Kind.ACKED),
+                    t.count(CommitTorture.Outcome.Kind.FAILED), t.count(CommitTorture.Outcome.Kind.UNKNOWN_RESOLVED_IN),
+                    t.count(CommitTorture.Outcome.Kind.UNKNOWN_RESOLVED_OUT), chaos.requests.get(),
+                    chaos.injected[0].get(), chaos.injected[1].get(), chaos.injected[2].get(), chaos.injected[3].get());
+            assertThat(chaos.injectedTotal()).as("faults were injected").isPositive();
+        } finally {
+            store.close();
+        }
+    }
+
+    static void verify(CommitTorture t) {
+        List<String> history = t.history().block(Duration.ofMinutes(5));
+        assertThat(CommitTorture.duplicates(history)).as("transactions committed twice").isEmpty();
+        for (CommitTorture.Outcome o : t.ledger.values()) {
+            boolean in = history.contains(o.txnUuid());
+            switch (o.kind()) {
+                case ACKED, UNKNOWN_RESOLVED_IN -> assertThat(in).as("acknowledged %s %s is in the history", o.txnUuid(),
+                        o.effect()).isTrue();
+                case FAILED, UNKNOWN_RESOLVED_OUT -> assertThat(in).as("failed %s %s is not visible", o.txnUuid(),
+                        o.effect()).isFalse();
+            }
+        }
+        assertThat(history).as("every visible transaction was issued by a writer").allMatch(t.ledger::containsKey);
+        assertThat(t.count(CommitTorture.Outcome.Kind.ACKED)).isPositive();
+
+        Snapshot latest = t.table.open().block();
+        Map<String, long[]> expected = t.expected();
+        Map<String, FragmentInfo> actual = new HashMap<>();
+        for (FragmentInfo f : latest.fragments()) {
+            String file = f.fragment().getFiles(0).getPath();
+            assertThat(actual.put(file, f)).as("fragment %s listed once", file).isNull();
+        }
+        assertThat(actual.keySet()).isEqualTo(expected.keySet());
+        long expectedRows = 0;
+        for (var e : expected.entrySet()) {
+            FragmentInfo f = actual.get(e.getKey());
+            assertThat(f.physicalRows()).isEqualTo(e.getValue()[0]);
+            assertThat(f.deletedRows()).as("deleted rows of %s", e.getKey()).isEqualTo(e.getValue()[1]);
+            expectedRows += e.getValue()[0] - e.getValue()[1];
+        }
+        assertThat(latest.countRows()).isEqualTo(expectedRows);
+        // the deletion vectors themselves match their counts and the ledger's cumulative bitmaps
+        Map<Long, Long> counts = latest.verifyDeletions().block();
+        for (FragmentInfo f : latest.fragments()) {
+            assertThat(counts.get(f.id())).isEqualTo(f.deletedRows());
+        }
+        for (CommitTorture.Outcome o : t.ledger.values()) {
+            if (o.effect() instanceof CommitTorture.Effect.Deleted d && o.kind() == CommitTorture.Outcome.Kind.ACKED) {
+                FragmentInfo f = actual.get(d.file());
+                RoaringBitmap now = latest.deletions(f).block();
+                assertThat(RoaringBitmap.andNot(d.cumulative(), now).isEmpty()).as("acked deletion of %s kept", d.file()).isTrue();
+            }
+        }
+        // every version opens
+        Flux.range(1, (int) latest.version()).concatMap(v -> t.table.checkout(v)).doOnNext(s -> s.countRows())
+                .then().block(Duration.ofMinutes(5));
+    }
+}
