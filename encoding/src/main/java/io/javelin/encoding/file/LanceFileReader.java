@@ -31,6 +31,9 @@ import reactor.core.scheduler.Schedulers;
  */
 public final class LanceFileReader implements AutoCloseable {
 
+    /** Pages of one batch (or take) loaded and decoded at the same time. */
+    static final int PAGE_CONCURRENCY = 16;
+
     /** Bytes read from the end on open. */
     public static final long TAIL_BYTES = 64 * 1024;
 
@@ -216,9 +219,12 @@ public final class LanceFileReader implements AutoCloseable {
             }
         }
         cache.keySet().retainAll(needed);
+        // Pages load concurrently (the source's scheduler orders and bounds the I/O; decoding runs on the
+        // parallel scheduler); results land in the cache from the serialized onNext signals.
         return Flux.range(0, toLoad.size())
-                .concatMap(i -> load(toLoad.get(i), owners.get(i), partial ? ranges : null)
-                        .doOnNext(o -> cache.put(toLoad.get(i), o)), 1)
+                .flatMap(i -> load(toLoad.get(i), owners.get(i), partial ? ranges : null)
+                        .map(o -> java.util.Map.entry(toLoad.get(i), o)), PAGE_CONCURRENCY)
+                .doOnNext(e -> cache.put(e.getKey(), e.getValue()))
                 // CancelSafe: a batch finished just as the scan is cancelled is closed, not dropped
                 .then(io.javelin.encoding.io.CancelSafe.produceOn(Schedulers.parallel(), () -> {
                     List<FieldVector> vectors = new ArrayList<>();

@@ -45,7 +45,8 @@ final class PartialPlans {
                 StructuralPages.ChunkTable t = StructuralPages.chunkTable(mb, firstBufs.get(0), dataSize);
                 chosen = new ArrayList<>();
                 List<long[]> reads = new ArrayList<>();
-                List<Long> ids = new ArrayList<>();
+                long[] ids = new long[64];
+                int nIds = 0;
                 long chunkFirst = 0;
                 int k = 0;
                 for (int c = 0; c < t.size(); c++) {
@@ -56,13 +57,17 @@ final class PartialPlans {
                     if (k < rows.length && rows[k] < chunkEnd) {
                         chosen.add(c);
                         reads.add(new long[] {dataPos + t.offset()[c], t.bytes()[c]});
+                        int add = (int) (chunkEnd - chunkFirst);
+                        if (ids.length < nIds + add) {
+                            ids = java.util.Arrays.copyOf(ids, Math.max(nIds + add, ids.length * 2));
+                        }
                         for (long r = chunkFirst; r < chunkEnd; r++) {
-                            ids.add(r);
+                            ids[nIds++] = r;
                         }
                     }
                     chunkFirst = chunkEnd;
                 }
-                rowIds = ids.stream().mapToLong(Long::longValue).toArray();
+                rowIds = java.util.Arrays.copyOf(ids, nIds);
                 return reads;
             }
 

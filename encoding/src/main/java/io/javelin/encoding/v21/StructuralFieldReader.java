@@ -136,6 +136,19 @@ public final class StructuralFieldReader implements FieldReader {
 
     private LeafResult leafResult(Leaf l, List<long[]> ranges, Function<PageRef, Object> pages) {
         LeafResult res = new LeafResult(l.kind.builder().create());
+        if (ranges.size() == 1) {
+            // a scan batch inside one page: size the builder once from the page's slice
+            long from = ranges.get(0)[0];
+            long to = ranges.get(0)[1];
+            int p = firstPage(l, from);
+            Object decoded = pages.apply(new PageRef(l.column, p));
+            if (decoded instanceof LeafPage lp && l.pageStarts[p + 1] >= to && to > from) {
+                int v0 = lp.visibleBefore(lp.levelStart((int) (from - l.pageStarts[p])));
+                int v1 = lp.visibleBefore(lp.levelStart((int) (to - l.pageStarts[p])));
+                long bytes = lp.values instanceof Values.Var var ? var.offsets()[v1] - var.offsets()[v0] : 0;
+                res.values.reserve(v1 - v0, bytes);
+            }
+        }
         for (long[] r : ranges) {
             long row = r[0];
             while (row < r[1]) {

@@ -168,12 +168,17 @@ public final class LeafValues {
         int n = dim * rows;
         Bytes val = validity[layer];
         val.ensure(n);
+        byte[] dst = val.array();
+        int at = val.size();
+        boolean anyNull = false;
         for (int j = 0; j < n; j++) {
             boolean nul = child.isNull(start + j);
-            if (nul) {
-                layerHasNull[layer] = true;
-            }
-            val.u8(nul ? 0 : 1);
+            anyNull |= nul;
+            dst[at + j] = (byte) (nul ? 0 : 1);
+        }
+        val.skip(n);
+        if (anyNull) {
+            layerHasNull[layer] = true;
         }
         if (layer + 1 < type.dims().length) {
             appendFsl((FixedSizeListVector) child, start, layer + 1, n);

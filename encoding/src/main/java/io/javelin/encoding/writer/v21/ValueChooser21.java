@@ -159,7 +159,7 @@ final class ValueChooser21 {
         if (t.kind() == LeafType.Kind.VARIABLE) {
             int ow = t.offsetBytes();
             byte[] data = v.data().array();
-            HashMap<ByteBuffer, Integer> ids = new HashMap<>();
+            ByteKeyIds ids = new ByteKeyIds(data, (int) Math.min(maxCard + 1, 4096));
             int[] idx = new int[n];
             Bytes dictData = new Bytes(1024);
             Bytes dictOffs = new Bytes(1024);
@@ -167,14 +167,12 @@ final class ValueChooser21 {
             for (int i = 0; i < n; i++) {
                 int s = (int) v.start(i);
                 int len = (int) (v.end(i) - s);
-                ByteBuffer key = ByteBuffer.wrap(data, s, len);
-                Integer id = ids.get(key);
-                if (id == null) {
-                    id = ids.size();
+                int before = ids.size();
+                int id = ids.idOf(s, len);
+                if (id == before) {
                     if (id >= maxCard) {
                         return null;
                     }
-                    ids.put(key, id);
                     dictData.put(data, s, len);
                     dictOffs.uint(dictData.size(), ow);
                 }
