@@ -28,7 +28,7 @@ final class Cleanup {
                 .flatMapMany(Flux::fromIterable)
                 .concatMap(loc -> h.table.versions().read(loc).map(f -> new CleanupPlanner.Version(loc.path(),
                         loc.size() >= 0 ? loc.size() : f.size(), f)), 4)
-                .collectList();
+                .collectList().cache();
         Mono<Set<Long>> tagged = h.table.tags().list().map(tags -> {
             Set<Long> out = new HashSet<>();
             for (Tag t : tags.values()) {
@@ -37,14 +37,39 @@ final class Cleanup {
                 }
             }
             return out;
+        }).cache();
+        // Tree tables keep their fragment records under _bt/, not in Manifest.fragments: without these the
+        // planner would see their data and deletion files as unreferenced.
+        Mono<Set<String>> treeRefs = Mono.zip(versions, tagged).flatMap(t -> treeReferences(h, t.getT1(), t.getT2(), policy));
+        Mono<Set<String>> branchRefs = Mono.zip(Branches.referencesIntoRoot(h), treeRefs).map(t -> {
+            Set<String> all = new HashSet<>(t.getT1());
+            all.addAll(t.getT2());
+            return all;
         });
-        Mono<Set<String>> branchRefs = Branches.referencesIntoRoot(h);
         Mono<List<CleanupPlanner.Listed>> listing = h.store.list("")
                 .map(m -> new CleanupPlanner.Listed(m.path(), m.size(), m.lastModified()))
                 .collectList();
         return Mono.zip(versions, tagged, branchRefs, listing)
                 .map(t -> CleanupPlanner.plan(t.getT1(), t.getT2(), t.getT3(), t.getT4(), policy, now))
                 .flatMap(plan -> delete(h, plan.manifests()).then(delete(h, plan.files())).thenReturn(stats(plan)));
+    }
+
+    /** Files named by the fragment trees of every version the planner will retain (latest, tagged, young). */
+    static Mono<Set<String>> treeReferences(Dataset.Handle h, List<CleanupPlanner.Version> versions, Set<Long> tagged,
+                                            CleanupPolicy policy) {
+        long latest = versions.stream().mapToLong(CleanupPlanner.Version::number).max().orElse(-1);
+        List<io.javelin.tx.pb.Manifest> retained = versions.stream()
+                .filter(v -> v.file().manifest().hasFragmentTree())
+                .filter(v -> v.number() == latest || tagged.contains(v.number()) || !policy.isOld(v.number(), v.committed()))
+                .map(v -> v.file().manifest()).toList();
+        if (retained.isEmpty()) {
+            return Mono.just(Set.of());
+        }
+        return io.javelin.tx.tree.TreeCleanup.plan(h.manifests, retained).map(p -> {
+            Set<String> refs = new HashSet<>(p.referencedFiles());
+            refs.addAll(p.keepTreeObjects());
+            return refs;
+        });
     }
 
     private static Mono<Void> delete(Dataset.Handle h, List<String> paths) {

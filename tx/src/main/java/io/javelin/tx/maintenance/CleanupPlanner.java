@@ -42,11 +42,11 @@ public final class CleanupPlanner {
 
     /** One version: its manifest path (relative to the root) and decoded file. */
     public record Version(String path, long size, ManifestFile file) {
-        long number() {
+        public long number() {
             return file.version();
         }
 
-        Instant committed() {
+        public Instant committed() {
             var ts = file.manifest().getTimestamp();
             return Instant.ofEpochSecond(ts.getSeconds(), ts.getNanos());
         }

@@ -41,7 +41,7 @@ public record CleanupPolicy(Instant beforeTimestamp, Long beforeVersion, boolean
         return new CleanupPolicy(beforeTimestamp, beforeVersion, deleteUnverified, on);
     }
 
-    boolean isOld(long version, Instant committed) {
+    public boolean isOld(long version, Instant committed) {
         boolean old = true;
         if (beforeTimestamp != null) {
             old &= committed.isBefore(beforeTimestamp);
