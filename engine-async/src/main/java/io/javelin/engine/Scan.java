@@ -393,12 +393,6 @@ final class Scan {
         return plan.projection().apply(m, extra, rows, allocator);
     }
 
-    private static void closeTuple(reactor.util.function.Tuple2<?, ?> t) {
-        if (t.getT2() instanceof VectorSchemaRoot r) {
-            r.close();
-        }
-    }
-
     static Mono<Long> count(Scanner s, Scanner.Plan plan) {
         if (plan.predicate() == null) {
             long n = 0;
@@ -417,13 +411,17 @@ final class Scan {
     static Mono<RoaringBitmap> matching(Dataset ds, FragmentInfo f, Predicate pred, List<String> filterColumns, int batchSize) {
         return Mono.defer(() -> {
             org.apache.arrow.memory.BufferAllocator alloc = new org.apache.arrow.memory.RootAllocator();
+            InFlight owner = new InFlight(); // everything the reader emits is closed before the allocator
             return Mono.zip(ds.deletions(f), FragmentSource.open(ds, f, filterColumns, ds.io()))
                     .flatMap(t -> {
                         RoaringBitmap deleted = t.getT1();
                         RoaringBitmap hits = new RoaringBitmap();
-                        return t.getT2().scan(filterColumns, 0, Long.MAX_VALUE, batchSize, alloc)
+                        return t.getT2().scan(filterColumns, 0, Long.MAX_VALUE, batchSize, alloc, owner)
                                 .index()
                                 .doOnNext(ib -> {
+                                    if (!owner.claim(ib.getT2())) {
+                                        return;
+                                    }
                                     try (VectorSchemaRoot b = ib.getT2()) {
                                         long start = ib.getT1() * batchSize;
                                         int[] pos = survivors(b, start, deleted, pred);
@@ -436,10 +434,14 @@ final class Scan {
                                         }
                                     }
                                 })
-                                .doOnDiscard(reactor.util.function.Tuple2.class, Scan::closeTuple)
+                                .doOnDiscard(reactor.util.function.Tuple2.class, tuple -> owner.release(tuple))
                                 .then(Mono.fromCallable(() -> hits));
                     })
-                    .doFinally(sig -> alloc.close());
+                    .doFinally(sig -> {
+                        owner.closeAll();
+                        alloc.close();
+                    })
+                    .contextWrite(ctx -> ctx.put(ResourceOwner.CONTEXT_KEY, owner));
         });
     }
 }

@@ -29,7 +29,7 @@ import reactor.core.publisher.Flux;
  * Property: filter pushdown (late materialization, pruning) never changes a scan's result. Random data
  * (nulls in every nullable column, random fragment sizes, random deletions) and random filters; the
  * scan with pushdown must return exactly the rows, in the same order, as the scan without.
- * {@code -Djavelin.pushdown.seeds=N} (default 4) runs more datasets.
+ * {@code -Djavelin.pushdown.seeds=N} (default 2) runs more datasets.
  */
 class PushdownPropertyTest {
 
@@ -41,7 +41,7 @@ class PushdownPropertyTest {
     }
 
     static LongStream seeds() {
-        return LongStream.range(0, Integer.getInteger("javelin.pushdown.seeds", 4)).map(i -> 1000 + i);
+        return LongStream.range(0, Integer.getInteger("javelin.pushdown.seeds", 2)).map(i -> 1000 + i);
     }
 
     static Schema schema() {
@@ -127,7 +127,7 @@ class PushdownPropertyTest {
                 WriteParams.of(WriteMode.CREATE).withMaxRowsPerFile(300 + rnd.nextInt(900))).block();
              Dataset ds = v1.delete(filter(rnd)).block()) {
             List<String> all = List.of("id", "v", "d", "s");
-            for (int q = 0; q < 12; q++) {
+            for (int q = 0; q < 10; q++) {
                 String f = filter(rnd);
                 List<String> cols = new ArrayList<>(all);
                 java.util.Collections.shuffle(cols, rnd);
