@@ -266,10 +266,20 @@ public class FragmentTreeBenchmark {
                 Map<String, Supplier<Object>> ops = new java.util.LinkedHashMap<>();
                 ops.put("create (generate)", null);
                 ops.put("open (lazy)", fx::open);
-                ops.put("full listing", () -> fx.open().loadFragments().block());
-                ops.put("point resolve", () -> fx.resolve(ThreadLocalRandom.current().nextLong(n)));
+                ops.put("full listing (cold)", () -> {
+                    TreeTables.LEAVES.clear();
+                    return fx.open().loadFragments().block();
+                });
+                ops.put("full listing (warm leaf cache)", () -> fx.open().loadFragments().block());
+                ops.put("point resolve (cold)", () -> {
+                    TreeTables.LEAVES.clear();
+                    return fx.resolve(ThreadLocalRandom.current().nextLong(n));
+                });
                 ops.put("append 1 fragment", fx::appendOne);
-                ops.put("delete 1 row", () -> fx.deleteOneRow(ThreadLocalRandom.current().nextLong(n)));
+                ops.put("delete 1 row (cold)", () -> {
+                    TreeTables.LEAVES.clear();
+                    return fx.deleteOneRow(ThreadLocalRandom.current().nextLong(n));
+                });
                 for (var e : ops.entrySet()) {
                     if (e.getValue() == null) {
                         System.out.printf(Locale.ROOT, "| %d | %s | %s | | | | | | %.0f |%n", n, l, e.getKey(), setupMs);

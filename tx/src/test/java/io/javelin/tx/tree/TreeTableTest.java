@@ -280,6 +280,7 @@ class TreeTableTest {
         Snapshot s = table.open().block();
         FragmentInfo target = FragmentInfo.of(t.resolve(1234).block().orElseThrow());
         store.reset();
+        TreeTables.LEAVES.clear(); // cold: the resolve above would otherwise serve the commit from the cache
         engine.commit(Transactions.delete(1, List.of(deleting(target, 1, 1)), List.of(), "id = 1")).block();
         assertThat(store.reads("_bt/leaf/")).hasSize(1);
         assertThat(store.reads("_bt/node/")).hasSize(t.height() - 1);
@@ -334,5 +335,17 @@ class TreeTableTest {
         // Deleting the unreachable objects leaves the newest version fully readable.
         newest.unreachableTreeObjects().forEach(p -> store.delete(p).block());
         assertThat(list(table, latest)).hasSize(1240);
+    }
+
+    @Test
+    void warmLeafCacheServesTheCommitsResolveWithoutReadingTheLeafAgain() {
+        Recording store = deepTable(1500);
+        Table table = new Table(store);
+        FragmentInfo target = table.open().block().catalog().resolve(List.of(700L)).block().get(700L);
+        store.reset();
+        new CommitEngine(store, FAST).commit(Transactions.delete(1, List.of(deleting(target, 2, 1)), List.of(), "x"))
+                .block();
+        assertThat(store.reads("_bt/leaf/")).isEmpty();
+        assertThat(table.open().block().catalog().resolve(List.of(700L)).block().get(700L).deletedRows()).isEqualTo(2);
     }
 }
