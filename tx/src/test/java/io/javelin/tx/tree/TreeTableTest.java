@@ -348,4 +348,24 @@ class TreeTableTest {
         assertThat(store.reads("_bt/leaf/")).isEmpty();
         assertThat(table.open().block().catalog().resolve(List.of(700L)).block().get(700L).deletedRows()).isEqualTo(2);
     }
+
+    @Test
+    void racingAppendsBothLandAndTheLoserRebuildsOnTheWinnersTree() {
+        Recording store = deepTable(800);
+        Table table = new Table(store);
+        CommitEngine a = new CommitEngine(store, FAST);
+        CommitEngine b = new CommitEngine(store, FAST);
+        Transaction first = Transactions.append(1, fragments("x", 3));
+        Transaction second = Transactions.append(1, fragments("y", 2)); // same read version: loses the race
+        assertThat(a.commit(first).block().version()).isEqualTo(2);
+        var r = b.commit(second).block();
+        assertThat(r.version()).isEqualTo(3);
+        assertThat(r.attempts()).isEqualTo(2);
+        List<DataFragment> all = list(table, 3);
+        assertThat(all).hasSize(805);
+        assertThat(all.stream().map(DataFragment::getId).distinct().count()).isEqualTo(805);
+        assertThat(all.subList(800, 805).stream().map(f -> f.getFiles(0).getPath().substring(0, 1)).toList())
+                .containsExactly("x", "x", "x", "y", "y");
+        assertThat(table.checkout(3).block().manifestFile().manifest().getMaxFragmentId()).isEqualTo(804);
+    }
 }
