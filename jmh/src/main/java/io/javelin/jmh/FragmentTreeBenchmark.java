@@ -262,7 +262,7 @@ public class FragmentTreeBenchmark {
                 Fixture fx = new Fixture(n, tree, latency);
                 double setupMs = (System.nanoTime() - t0) / 1e6;
                 String l = tree ? "tree" : "flat";
-                int reps = n >= 100_000 ? 3 : 10;
+                int reps = n >= 1_000_000 ? 1 : n >= 100_000 ? 3 : 10;
                 Map<String, Supplier<Object>> ops = new java.util.LinkedHashMap<>();
                 ops.put("create (generate)", null);
                 ops.put("open (lazy)", fx::open);
