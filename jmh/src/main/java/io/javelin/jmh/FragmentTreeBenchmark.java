@@ -262,14 +262,24 @@ public class FragmentTreeBenchmark {
                 Fixture fx = new Fixture(n, tree, latency);
                 double setupMs = (System.nanoTime() - t0) / 1e6;
                 String l = tree ? "tree" : "flat";
-                int reps = n >= 100_000 ? 3 : 10;
+                int reps = n >= 1_000_000 ? 1 : n >= 100_000 ? 3 : 10;
                 Map<String, Supplier<Object>> ops = new java.util.LinkedHashMap<>();
                 ops.put("create (generate)", null);
                 ops.put("open (lazy)", fx::open);
-                ops.put("full listing", () -> fx.open().loadFragments().block());
-                ops.put("point resolve", () -> fx.resolve(ThreadLocalRandom.current().nextLong(n)));
+                ops.put("full listing (cold)", () -> {
+                    TreeTables.LEAVES.clear();
+                    return fx.open().loadFragments().block();
+                });
+                ops.put("full listing (warm leaf cache)", () -> fx.open().loadFragments().block());
+                ops.put("point resolve (cold)", () -> {
+                    TreeTables.LEAVES.clear();
+                    return fx.resolve(ThreadLocalRandom.current().nextLong(n));
+                });
                 ops.put("append 1 fragment", fx::appendOne);
-                ops.put("delete 1 row", () -> fx.deleteOneRow(ThreadLocalRandom.current().nextLong(n)));
+                ops.put("delete 1 row (cold)", () -> {
+                    TreeTables.LEAVES.clear();
+                    return fx.deleteOneRow(ThreadLocalRandom.current().nextLong(n));
+                });
                 for (var e : ops.entrySet()) {
                     if (e.getValue() == null) {
                         System.out.printf(Locale.ROOT, "| %d | %s | %s | | | | | | %.0f |%n", n, l, e.getKey(), setupMs);

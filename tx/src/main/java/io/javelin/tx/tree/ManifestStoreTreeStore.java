@@ -20,6 +20,11 @@ public final class ManifestStoreTreeStore implements TreeStore {
         this.store = store;
     }
 
+    @Override
+    public Object identity() {
+        return store;
+    }
+
     private static String path(ObjectLocation l) {
         if (!l.dataset().isEmpty()) {
             throw new UnsupportedFeatureException("Tree object " + l + " belongs to another dataset;"

@@ -168,7 +168,18 @@ final class TreeReader {
 
     /** Fetches, decodes and validates a leaf; returns its records in id order. */
     Mono<List<DataFragment>> loadLeaf(ChildRef ref) {
-        return env.store().get(ref.location()).flatMap(bytes -> decodeLeaf(ref, bytes));
+        LeafCache cache = env.cache();
+        if (cache != null) {
+            List<DataFragment> hit = cache.get(env.store().identity(), ref);
+            if (hit != null) {
+                return Mono.fromCallable(() -> checkLeaf(ref, hit));
+            }
+        }
+        return env.store().get(ref.location()).flatMap(bytes -> decodeLeaf(ref, bytes)).doOnNext(records -> {
+            if (cache != null) {
+                cache.put(env.store().identity(), ref, records);
+            }
+        });
     }
 
     Mono<List<DataFragment>> decodeLeaf(ChildRef ref, byte[] bytes) {

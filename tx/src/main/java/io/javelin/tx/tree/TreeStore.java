@@ -18,6 +18,11 @@ public interface TreeStore {
     /** Reads {@code length} bytes starting at {@code offset}. */
     Mono<byte[]> getRange(ObjectLocation location, long offset, int length);
 
+    /** What identifies the underlying storage (objects cached per identity). */
+    default Object identity() {
+        return this;
+    }
+
     /** Lists the object paths of {@code dataset} under {@code prefix} (e.g. {@code "_bt/"}). */
     Flux<ObjectLocation> list(String dataset, String prefix);
 }

@@ -16,6 +16,8 @@ public final class TreeTables {
     public static final String LAYOUT_FLAT = "flat";
 
     private static volatile BufferAllocator allocator;
+    /** Decoded leaves of every table in this process (about 100 MiB of records at most). */
+    public static final LeafCache LEAVES = new LeafCache(Long.getLong("javelin.tree.leafCacheRecords", 200_000));
 
     private TreeTables() {
     }
@@ -52,7 +54,7 @@ public final class TreeTables {
     /** The tree environment of a table: its store, Lance-file leaves, and the policy of its config. */
     public static TreeEnv env(ManifestStore store, Map<String, String> config) {
         return new TreeEnv(new ManifestStoreTreeStore(store), new LanceLeafCodec(), allocator(),
-                TreeConfig.fromTableConfig(config));
+                TreeConfig.fromTableConfig(config), LEAVES);
     }
 
     /** Opens the fragment state of a tree-backed manifest: reads at most the external root. */

@@ -280,6 +280,7 @@ class TreeTableTest {
         Snapshot s = table.open().block();
         FragmentInfo target = FragmentInfo.of(t.resolve(1234).block().orElseThrow());
         store.reset();
+        TreeTables.LEAVES.clear(); // cold: the resolve above would otherwise serve the commit from the cache
         engine.commit(Transactions.delete(1, List.of(deleting(target, 1, 1)), List.of(), "id = 1")).block();
         assertThat(store.reads("_bt/leaf/")).hasSize(1);
         assertThat(store.reads("_bt/node/")).hasSize(t.height() - 1);
@@ -334,5 +335,37 @@ class TreeTableTest {
         // Deleting the unreachable objects leaves the newest version fully readable.
         newest.unreachableTreeObjects().forEach(p -> store.delete(p).block());
         assertThat(list(table, latest)).hasSize(1240);
+    }
+
+    @Test
+    void warmLeafCacheServesTheCommitsResolveWithoutReadingTheLeafAgain() {
+        Recording store = deepTable(1500);
+        Table table = new Table(store);
+        FragmentInfo target = table.open().block().catalog().resolve(List.of(700L)).block().get(700L);
+        store.reset();
+        new CommitEngine(store, FAST).commit(Transactions.delete(1, List.of(deleting(target, 2, 1)), List.of(), "x"))
+                .block();
+        assertThat(store.reads("_bt/leaf/")).isEmpty();
+        assertThat(table.open().block().catalog().resolve(List.of(700L)).block().get(700L).deletedRows()).isEqualTo(2);
+    }
+
+    @Test
+    void racingAppendsBothLandAndTheLoserRebuildsOnTheWinnersTree() {
+        Recording store = deepTable(800);
+        Table table = new Table(store);
+        CommitEngine a = new CommitEngine(store, FAST);
+        CommitEngine b = new CommitEngine(store, FAST);
+        Transaction first = Transactions.append(1, fragments("x", 3));
+        Transaction second = Transactions.append(1, fragments("y", 2)); // same read version: loses the race
+        assertThat(a.commit(first).block().version()).isEqualTo(2);
+        var r = b.commit(second).block();
+        assertThat(r.version()).isEqualTo(3);
+        assertThat(r.attempts()).isEqualTo(2);
+        List<DataFragment> all = list(table, 3);
+        assertThat(all).hasSize(805);
+        assertThat(all.stream().map(DataFragment::getId).distinct().count()).isEqualTo(805);
+        assertThat(all.subList(800, 805).stream().map(f -> f.getFiles(0).getPath().substring(0, 1)).toList())
+                .containsExactly("x", "x", "x", "y", "y");
+        assertThat(table.checkout(3).block().manifestFile().manifest().getMaxFragmentId()).isEqualTo(804);
     }
 }
