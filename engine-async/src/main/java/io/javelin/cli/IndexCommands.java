@@ -15,8 +15,8 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code javelin index create|list URI ...}. */
-@Command(name = "index", description = "Create or list indexes (BTREE, BITMAP, LABEL_LIST, IVF_FLAT, IVF_PQ, IVF_SQ, IVF_HNSW_*).",
-        subcommands = {IndexCommands.Create.class, IndexCommands.ListIndexes.class})
+@Command(name = "index", description = "Create, list or drop indexes (BTREE, BITMAP, LABEL_LIST, IVF_FLAT, IVF_PQ, IVF_SQ, IVF_HNSW_*).",
+        subcommands = {IndexCommands.Create.class, IndexCommands.ListIndexes.class, IndexCommands.Drop.class})
 final class IndexCommands implements Callable<Integer> {
 
     @CommandLine.Spec
@@ -117,6 +117,31 @@ final class IndexCommands implements Callable<Integer> {
                 CliSupport.table(List.of("name", "type", "columns", "uuid", "built_at_version", "index_version", "fragments",
                         "readable"), rows, out);
                 out.printf("(%d indexes)%n", rows.size());
+            }
+            out.flush();
+            return CliSupport.OK;
+        }
+    }
+
+    @Command(name = "drop", description = "Drop an index by name (new version; files stay until cleanup).")
+    static final class Drop implements Callable<Integer> {
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
+        @Mixin
+        CliSupport.Common common;
+
+        @Parameters(index = "0", paramLabel = "URI", description = "Dataset URI.")
+        String uri;
+
+        @Parameters(index = "1", paramLabel = "NAME", description = "Index name.")
+        String name;
+
+        @Override
+        public Integer call() {
+            PrintWriter out = spec.commandLine().getOut();
+            try (Dataset ds = CliSupport.open(uri, common.storageOptions, null, null);
+                 Dataset next = ds.dropIndex(name).block()) {
+                out.printf("dropped index %s; dataset version %d%n", name, next.version());
             }
             out.flush();
             return CliSupport.OK;

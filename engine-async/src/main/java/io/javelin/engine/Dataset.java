@@ -413,6 +413,11 @@ public final class Dataset implements AutoCloseable {
         return io.javelin.engine.index.IndexCreator.create(this, columns, type, params).onErrorMap(e -> translate(uri(), version(), e));
     }
 
+    /** Drops the index {@code name} (all its segments) in a new version; its files stay until cleanup. */
+    public Mono<Dataset> dropIndex(String name) {
+        return io.javelin.engine.index.IndexCreator.drop(this, name).onErrorMap(e -> translate(uri(), version(), e));
+    }
+
     /** The index segments of this version (name, type, columns, coverage), as in the manifest. */
     public List<io.javelin.engine.index.IndexInfo> listIndexes() {
         return io.javelin.engine.index.IndexCatalog.list(this);

@@ -69,6 +69,11 @@ class IndexCliTest {
         Result scan = run("scan", uri, "--filter", "num = 7", "--columns", "id,num", "--format", "csv");
         assertThat(scan.exit()).isZero();
 
+        Result drop = run("index", "drop", uri, "num_idx");
+        assertThat(drop.exit()).as(drop.err()).isZero();
+        assertThat(run("index", "list", uri).out()).doesNotContain("num_idx").contains("(4 indexes)");
+        assertThat(run("index", "drop", uri, "num_idx").exit()).isEqualTo(2);
+
         Result bad = run("index", "create", uri, "--column", "num", "--type", "nope");
         assertThat(bad.exit()).isEqualTo(2);
         assertThat(bad.err()).contains("Unknown index type 'nope'");

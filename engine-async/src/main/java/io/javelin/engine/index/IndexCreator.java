@@ -107,6 +107,17 @@ public final class IndexCreator {
         });
     }
 
+    /** Removes every segment named {@code name} (a CreateIndex with only removed indices, as Lance's drop_index). */
+    public static Mono<Dataset> drop(Dataset ds, String name) {
+        return Mono.defer(() -> {
+            List<IndexMetadata> removed = IndexCatalog.list(ds).stream().filter(i -> i.name().equals(name)).map(IndexInfo::metadata).toList();
+            if (removed.isEmpty()) {
+                return Mono.error(new InvalidScanException(ds.uri(), ds.version(), "No index named '" + name + "'"));
+            }
+            return ds.commit(Transactions.createIndex(ds.version(), List.of(), removed));
+        });
+    }
+
     private static void checkType(Dataset ds, Field f, IndexKind kind) {
         ArrowType t = f.getType();
         boolean ok = switch (kind) {

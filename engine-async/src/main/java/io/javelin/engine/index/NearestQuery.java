@@ -242,6 +242,12 @@ public final class NearestQuery {
     private static float[] floats(FixedSizeListVector v, int rows, int dim) {
         Float4Vector items = (Float4Vector) v.getDataVector();
         float[] out = new float[rows * dim];
+        if (v.getNullCount() == 0 && items.getNullCount() == 0) {
+            // one bulk copy of the item buffer (little-endian f32, as Arrow lays it out)
+            java.lang.foreign.MemorySegment.ofAddress(items.getDataBufferAddress()).reinterpret(4L * rows * dim)
+                    .asByteBuffer().order(java.nio.ByteOrder.LITTLE_ENDIAN).asFloatBuffer().get(out);
+            return out;
+        }
         for (int i = 0; i < rows; i++) {
             if (v.isNull(i)) {
                 Arrays.fill(out, i * dim, (i + 1) * dim, Float.NaN);

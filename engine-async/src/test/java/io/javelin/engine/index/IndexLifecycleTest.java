@@ -95,6 +95,11 @@ class IndexLifecycleTest {
                 assertThat(ids(v6.scanner().filter("id >= 4495 AND id <= 4502"), alloc)).containsExactly(4495, 4496, 4497, 4498, 4499, 4501, 4502);
                 assertThat(ids(v6.scanner().filter("id < 13"), alloc)).containsExactly(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 12);
                 propertyIndexedEqualsScan(v6, 60, 7);
+                try (Dataset v7 = v6.dropIndex("cat_bitmap").block()) {
+                    assertThat(v7.listIndexes()).extracting(IndexInfo::name).containsExactly("id_idx", "num_idx");
+                    assertThat(ids(v7.scanner().filter("cat = 'c2' AND id < 40"), alloc)).containsExactly(2, 8, 14, 20, 26, 32, 38);
+                    assertThatThrownBy(() -> v7.dropIndex("cat_bitmap").block()).isInstanceOf(InvalidScanException.class);
+                }
             }
         }
     }

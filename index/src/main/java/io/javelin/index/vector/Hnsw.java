@@ -448,9 +448,13 @@ public final class Hnsw {
 
     // ------------------------------------------------------------------ Lance storage
 
-    /** Cumulative row start of every level plus the end (the {@code level_offsets} of HnswMetadata). */
+    /**
+     * Cumulative row start of every level plus the end (the {@code level_offsets} of HnswMetadata),
+     * padded with empty levels up to {@code max_level}: Lance 7.0.0's search indexes levels by
+     * {@code params.max_level} and panics on a shorter list (found by the interop test).
+     */
     public long[] levelOffsets() {
-        long[] off = new long[topLevel + 2];
+        long[] off = new long[Math.max(topLevel + 2, params.maxLevel() + 1)];
         for (int l = 0; l <= topLevel; l++) {
             int count = 0;
             for (int[] nodes : neighbors[l]) {
@@ -459,6 +463,9 @@ public final class Hnsw {
                 }
             }
             off[l + 1] = off[l] + count;
+        }
+        for (int l = topLevel + 2; l < off.length; l++) {
+            off[l] = off[topLevel + 1];
         }
         return off;
     }
