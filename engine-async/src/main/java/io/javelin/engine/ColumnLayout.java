@@ -77,6 +77,9 @@ final class ColumnLayout {
                 || !(v instanceof org.apache.arrow.vector.complex.StructVector sv) || lance == null) {
             return relabel(v, target, allocator);
         }
+        if (sameShape(sv.getField(), target) && sameLabels(sv.getField(), target) && namesMatch(target, lance, fileNames)) {
+            return v; // nothing renamed, dropped or added below this struct
+        }
         int rows = sv.getValueCount();
         org.apache.arrow.vector.complex.StructVector out = (org.apache.arrow.vector.complex.StructVector)
                 new Field(target.getName(), target.getFieldType(), List.of()).createVector(allocator);
@@ -138,6 +141,22 @@ final class ColumnLayout {
             v.close();
         }
         return out;
+    }
+
+    /** True when every field below {@code target} is stored in the file under its dataset name. */
+    private static boolean namesMatch(Field target, io.javelin.tx.schema.LanceField lance, java.util.Map<Integer, String> fileNames) {
+        if (lance == null || target.getChildren().size() != lance.children().size()) {
+            return false;
+        }
+        for (int i = 0; i < target.getChildren().size(); i++) {
+            Field tc = target.getChildren().get(i);
+            io.javelin.tx.schema.LanceField lc = lance.children().get(i);
+            String fn = fileNames.get(lc.id());
+            if ((fn != null && !fn.equals(tc.getName())) || !namesMatch(tc, lc, fileNames) && !tc.getChildren().isEmpty()) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static void load(FieldVector src, FieldVector dst) {

@@ -104,11 +104,12 @@ public final class MergeInsert {
     public Mono<MergeInsertResult> execute(Flux<VectorSchemaRoot> source) {
         return Mono.defer(() -> {
             validate();
-            BufferAllocator alloc = new RootAllocator();
-            return source.collectList()
-                    .flatMap(batches -> run(batches, alloc).doFinally(s -> batches.forEach(VectorSchemaRoot::close)))
-                    .doOnDiscard(VectorSchemaRoot.class, VectorSchemaRoot::close)
-                    .doFinally(s -> alloc.close());
+            // usingWhen: the caller's batches are closed before the result (or error) reaches the caller
+            return Mono.usingWhen(source.collectList(),
+                            batches -> Mono.usingWhen(Mono.fromCallable(RootAllocator::new), alloc -> run(batches, alloc),
+                                    alloc -> Mono.fromRunnable(alloc::close)),
+                            batches -> Mono.fromRunnable(() -> batches.forEach(VectorSchemaRoot::close)))
+                    .doOnDiscard(VectorSchemaRoot.class, VectorSchemaRoot::close);
         }).onErrorMap(e -> Dataset.translate(ds.uri(), ds.version(), e));
     }
 

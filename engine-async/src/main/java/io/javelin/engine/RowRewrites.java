@@ -103,8 +103,30 @@ final class RowRewrites {
     /** The rows at {@code offsets} of {@code f} with the SET columns replaced, in batches. */
     private static Flux<VectorSchemaRoot> rewritten(Dataset ds, FragmentInfo f, RoaringBitmap offsets, List<String> all,
                                                     Map<String, ValueExpression> exprs, Map<String, Field> targets, BufferAllocator alloc) {
-        long[] offs = java.util.Arrays.stream(offsets.toArray()).asLongStream().toArray();
         int chunk = Scanner.DEFAULT_BATCH_SIZE;
+        if (offsets.getLongCardinality() * 16 > f.physicalRows()) {
+            // dense: one sequential pass over the fragment beats scattered takes touching every page anyway
+            return FragmentSource.open(ds, f, all, ds.io()).flatMapMany(src -> src.scan(all, 0, Long.MAX_VALUE, chunk, alloc)
+                    .index()
+                    .concatMap(ib -> {
+                        VectorSchemaRoot b = ib.getT2();
+                        long start = ib.getT1() * chunk;
+                        RoaringBitmap in = RoaringBitmap.and(offsets, RoaringBitmap.bitmapOfRange(start, start + b.getRowCount()));
+                        if (in.isEmpty()) {
+                            b.close();
+                            return Mono.empty();
+                        }
+                        int[] pos = in.toArray();
+                        for (int i = 0; i < pos.length; i++) {
+                            pos[i] -= (int) start;
+                        }
+                        try (b) {
+                            return Mono.just(apply(Batches.select(b, pos, alloc), exprs, targets, alloc));
+                        }
+                    }, 1)
+                    .doOnDiscard(reactor.util.function.Tuple2.class, t -> ((VectorSchemaRoot) t.getT2()).close()));
+        }
+        long[] offs = java.util.Arrays.stream(offsets.toArray()).asLongStream().toArray();
         return FragmentSource.open(ds, f, all, ds.io()).flatMapMany(src -> Flux.range(0, (offs.length + chunk - 1) / chunk)
                 .concatMap(c -> src.take(java.util.Arrays.copyOfRange(offs, c * chunk, Math.min(offs.length, (c + 1) * chunk)), all, alloc)
                         .map(b -> apply(b, exprs, targets, alloc)), 1));
