@@ -232,4 +232,112 @@ class MaintenanceInteropTest extends InteropSupport {
             }
         }
     }
+
+    /** Re-runs {@code op} on the latest version while it fails with a retryable conflict (Lance's contract). */
+    static void retrying(java.util.concurrent.Callable<?> op) throws Exception {
+        for (int attempt = 0; ; attempt++) {
+            try {
+                op.call();
+                return;
+            } catch (Exception e) {
+                boolean retryable = e instanceof io.javelin.engine.DatasetCommitConflictException
+                        || String.valueOf(e.getMessage()).toLowerCase(java.util.Locale.ROOT).contains("retry")
+                        || String.valueOf(e.getMessage()).toLowerCase(java.util.Locale.ROOT).contains("conflict");
+                if (!retryable || attempt >= 30) {
+                    throw e;
+                }
+                Thread.sleep(5 + attempt * 3L);
+            }
+        }
+    }
+
+    @Test
+    void concurrentCompactionAppendsAndDeletesLoseAndResurrectNothing() throws Exception {
+        String uri = dir.resolve("compact-race.lance").toString();
+        try (Dataset v1 = Dataset.write(uri, ours(0, 1000), SCHEMA, WriteParams.of(WriteMode.CREATE).withMaxRowsPerFile(50)).block()) {
+            assertThat(v1.fragments()).hasSize(10); // 100-row batches: files close after >= 50 rows
+        }
+        ConcurrentLinkedQueue<Throwable> errors = new ConcurrentLinkedQueue<>();
+        java.util.concurrent.atomic.AtomicInteger compactions = new java.util.concurrent.atomic.AtomicInteger();
+        List<Thread> threads = new ArrayList<>();
+        threads.add(new Thread(() -> { // lance-core: appends 10000.. and deletes from even 50-row blocks
+            try {
+                for (int k = 0; k < 3; k++) {
+                    lanceWrite(uri, 10_000 + 100L * k, 50, org.lance.WriteParams.WriteMode.APPEND, false);
+                    long from = 100L * k * 2;
+                    retrying(() -> {
+                        try (org.lance.Dataset ds = org.lance.Dataset.open(uri, alloc)) {
+                            ds.delete("id >= " + from + " AND id < " + (from + 5));
+                        }
+                        return null;
+                    });
+                }
+            } catch (Throwable e) {
+                errors.add(e);
+            }
+        }));
+        threads.add(new Thread(() -> { // javelin: appends 20000.. and deletes from odd blocks
+            try {
+                for (int k = 0; k < 3; k++) {
+                    long base = 20_000 + 100L * k;
+                    try (Dataset ds = Dataset.open(uri).block(); Dataset a = ds.append(ours(base, 50), SCHEMA).block()) {
+                        assertThat(a.version()).isPositive();
+                    }
+                    long from = 100L * k * 2 + 50;
+                    retrying(() -> {
+                        try (Dataset ds = Dataset.open(uri).block(); Dataset d = ds.delete("id >= " + from + " AND id < " + (from + 5)).block()) {
+                            return d;
+                        }
+                    });
+                }
+            } catch (Throwable e) {
+                errors.add(e);
+            }
+        }));
+        threads.add(new Thread(() -> { // javelin compactor
+            try {
+                for (int k = 0; k < 3; k++) {
+                    retrying(() -> {
+                        try (Dataset ds = Dataset.open(uri).block();
+                             Dataset c = ds.compact(CompactionOptions.defaults().withTargetRowsPerFragment(300)).block().dataset()) {
+                            if (c.version() != ds.version()) {
+                                compactions.incrementAndGet();
+                            }
+                            return c;
+                        }
+                    });
+                }
+            } catch (Throwable e) {
+                errors.add(e);
+            }
+        }));
+        threads.forEach(Thread::start);
+        for (Thread t : threads) {
+            t.join();
+        }
+        assertThat(errors).isEmpty();
+        assertThat(compactions.get()).isPositive();
+        // lance-core compacts the result once more
+        try (org.lance.Dataset ds = org.lance.Dataset.open(uri, alloc)) {
+            ds.compact(org.lance.compaction.CompactionOptions.builder().withTargetRowsPerFragment(2000).build());
+        }
+        List<String> expected = new ArrayList<>();
+        for (long i = 0; i < 1000; i++) {
+            long m = i % 200;
+            boolean deleted = i < 600 && (m < 5 || (m >= 50 && m < 55)); // lance-core: blocks 0/200/400, ours: 50/250/450
+            if (!deleted) {
+                expected.add(i + "|" + (i % 9 == 0 ? "null" : String.valueOf(i * 3)));
+            }
+        }
+        for (long base : new long[] {10_000, 10_100, 10_200, 20_000, 20_100, 20_200}) {
+            for (long i = base; i < base + 50; i++) {
+                expected.add(i + "|" + (i % 9 == 0 ? "null" : String.valueOf(i * 3)));
+            }
+        }
+        Collections.sort(expected);
+        long last = versions(uri).getLast();
+        assertThat(ourRows(uri, last)).isEqualTo(expected);
+        assertThat(lanceRows(uri, last)).isEqualTo(expected);
+        sameInBothEngines(uri);
+    }
 }

@@ -176,4 +176,30 @@ class RowIdCodecTest {
         assertThatThrownBy(() -> RowIdCodec.decode(shortBitmap)).isInstanceOf(InvalidTableMetadataException.class);
         assertThatThrownBy(() -> RowIdCodec.decode(new byte[] {(byte) 0xff})).isInstanceOf(InvalidTableMetadataException.class);
     }
+
+    @Test
+    void externalRowIdFilesAreReadByRangeAndInlineOnesDirectly() {
+        io.javelin.tx.store.InMemoryManifestStore store = new io.javelin.tx.store.InMemoryManifestStore();
+        RowIdSequence seq = RowIdSequence.of(new long[] {5, 9, 10, 11, 40});
+        byte[] enc = RowIdCodec.encode(seq);
+        byte[] file = new byte[enc.length + 7];
+        System.arraycopy(enc, 0, file, 3, enc.length);
+        store.put("rowids/f0.bin", file).block();
+        io.javelin.tx.pb.DataFragment ext = io.javelin.tx.pb.DataFragment.newBuilder().setId(0).setPhysicalRows(5)
+                .setExternalRowIds(io.javelin.tx.pb.ExternalFile.newBuilder().setPath("rowids/f0.bin").setOffset(3).setSize(enc.length))
+                .build();
+        assertThat(FragmentRowIds.read(store, ext).block()).isEqualTo(seq);
+        io.javelin.tx.pb.DataFragment inline = FragmentRowIds.setRowIds(ext.toBuilder().clearExternalRowIds(), seq).build();
+        assertThat(FragmentRowIds.read(store, inline).block().toArray()).containsExactly(5, 9, 10, 11, 40);
+        io.javelin.tx.pb.DataFragment outside = ext.toBuilder().setExternalRowIds(ext.getExternalRowIds().toBuilder().setSize(1000)).build();
+        assertThatThrownBy(() -> FragmentRowIds.read(store, outside).block()).isInstanceOf(InvalidTableMetadataException.class);
+        io.javelin.tx.pb.DataFragment wrongCount = inline.toBuilder().setPhysicalRows(6).build();
+        assertThatThrownBy(() -> FragmentRowIds.read(store, wrongCount).block()).isInstanceOf(InvalidTableMetadataException.class)
+                .hasMessageContaining("5 row ids for 6 physical rows");
+        // commit-time assignment keeps a preserved prefix and appends fresh ids
+        io.javelin.tx.pb.DataFragment.Builder moved = RowIdAssigner.preserve(io.javelin.tx.pb.DataFragment.newBuilder().setPhysicalRows(4),
+                new long[] {3, 1});
+        assertThat(RowIdAssigner.assign(moved, 100)).isEqualTo(102);
+        assertThat(FragmentRowIds.readInline(moved.build()).toArray()).containsExactly(3, 1, 100, 101);
+    }
 }
