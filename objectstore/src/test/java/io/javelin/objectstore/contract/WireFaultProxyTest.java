@@ -100,7 +100,7 @@ class WireFaultProxyTest {
     void aLostCreateResponseIsResolvedAsOurWin(String kind) throws Exception {
         try (Setup s = open(kind)) {
             byte[] ours = ("manifest-" + UUID.randomUUID()).getBytes(StandardCharsets.UTF_8);
-            s.proxy().policy(HttpFaultProxy.firstN(1, l -> l.startsWith("PUT") && l.contains("/m2"),
+            s.proxy().policy(HttpFaultProxy.firstN(1, l -> l.startsWith("PUT") && (l.contains("/m2 ") || l.contains("%2Fm2 ") || l.contains("/m2?") || l.contains("%2Fm2?")),
                     HttpFaultProxy.Fault.LOST_RESPONSE));
             var outcome = await(CreateIfAbsent.create(s.store(), "m2", ours));
             assertThat(outcome).isInstanceOf(CreateIfAbsent.Won.class);
