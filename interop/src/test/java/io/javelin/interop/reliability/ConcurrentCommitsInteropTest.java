@@ -30,13 +30,13 @@ import reactor.core.scheduler.Schedulers;
  * id ranges, racing through the commit engine's rebase), then every version is opened by both
  * Javelin and lance-core 7.0.0 and must agree on its row count; the final ids are exactly the
  * acknowledged appends minus the acknowledged deletes. Size: {@code -Djavelin.torture.interop.writers}
- * (default 8) × {@code -Djavelin.torture.interop.commits} (default 6).
+ * (default 6) × {@code -Djavelin.torture.interop.commits} (default 4).
  */
 class ConcurrentCommitsInteropTest {
 
     static final Schema SCHEMA = new Schema(List.of(new Field("id", FieldType.notNullable(new ArrowType.Int(64, true)), null)));
-    static final int WRITERS = Integer.getInteger("javelin.torture.interop.writers", 8);
-    static final int COMMITS = Integer.getInteger("javelin.torture.interop.commits", 6);
+    static final int WRITERS = Integer.getInteger("javelin.torture.interop.writers", 6);
+    static final int COMMITS = Integer.getInteger("javelin.torture.interop.commits", 4);
     static final int ROWS = 20;
 
     @TempDir

@@ -74,7 +74,7 @@ class WireFaultProxyTest {
     void randomWireFaultsNeverCorruptOrMisreport(String kind) throws Exception {
         try (Setup s = open(kind)) {
             s.proxy().policy(HttpFaultProxy.random(0.15, kind.hashCode()));
-            List<Integer> ids = Flux.range(0, 30).collectList().block();
+            List<Integer> ids = Flux.range(0, 20).collectList().block();
             Flux.fromIterable(ids).flatMap(i -> s.store().put("o/" + i, ("v" + i).getBytes(StandardCharsets.UTF_8)), 4)
                     .then().subscribeOn(Schedulers.parallel()).block(Duration.ofSeconds(120));
             for (int i : ids) {
@@ -82,7 +82,7 @@ class WireFaultProxyTest {
                     assertThat(new String(b.toByteArray(), StandardCharsets.UTF_8)).isEqualTo("v" + i);
                 }
             }
-            assertThat(await(s.store().list("o/").collectList())).hasSize(30);
+            assertThat(await(s.store().list("o/").collectList())).hasSize(20);
             // create-if-absent under faults: exactly one of two contenders wins, the other is told so
             var a = await(CreateIfAbsent.create(s.store(), "m/1", "a".getBytes(StandardCharsets.UTF_8)));
             var b = await(CreateIfAbsent.create(s.store(), "m/1", "b".getBytes(StandardCharsets.UTF_8)));
