@@ -210,7 +210,7 @@ public final class HttpFaultProxy implements AutoCloseable {
         while (state < 4) {
             int c = in.read();
             if (c < 0) {
-                return b.size() == 0 ? null : null;
+                return null; // EOF before a complete head: nothing to forward
             }
             b.write(c);
             state = (c == '\r' && (state == 0 || state == 2)) || (c == '\n' && (state == 1 || state == 3)) ? state + 1
