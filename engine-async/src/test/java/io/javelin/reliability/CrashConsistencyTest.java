@@ -33,12 +33,12 @@ import org.junit.jupiter.api.io.TempDir;
  * acknowledged version opens with its logged count, and the next commit (made here) succeeds.
  * Files left by killed commits are counted as orphans and must not be referenced by any version.
  *
- * <p>CI: 12 kills. Long run: {@code -Djavelin.crash.kills=300}.
+ * <p>CI: 8 kills. Long run: {@code -Djavelin.crash.kills=300}.
  */
 class CrashConsistencyTest {
 
     static final int ROWS = 10;
-    static final int KILLS = Integer.getInteger("javelin.crash.kills", 12);
+    static final int KILLS = Integer.getInteger("javelin.crash.kills", 8);
 
     @TempDir
     Path tmp;
