@@ -48,9 +48,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * {@code ops/s x decodedBytes} (printed in setup: the Arrow bytes of the file's values).
  *
  * <pre>
- *   ./mvnw -pl jmh -am package -DskipTests
- *   java --add-modules jdk.incubator.vector -cp "jmh/target/classes:$(cat jmh/target/classpath.txt)" \
- *        org.openjdk.jmh.Main FileScanBenchmark -f 1 -wi 2 -i 3
+ *   ./bench FileScanBenchmark -f 1 -wi 2 -i 3
  * </pre>
  */
 @State(Scope.Benchmark)

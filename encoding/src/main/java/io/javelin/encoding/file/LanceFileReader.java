@@ -31,6 +31,13 @@ import reactor.core.scheduler.Schedulers;
  */
 public final class LanceFileReader implements AutoCloseable {
 
+    /**
+     * A decoded page on its way into a batch's cache. A private type on purpose: callers' discard hooks
+     * (e.g. for {@code Map.Entry}) must not see it when {@code then()} drops it.
+     */
+    private record Loaded(PageRef ref, Object page) {
+    }
+
     /** Pages of one batch (or take) loaded and decoded at the same time. */
     static final int PAGE_CONCURRENCY = 16;
 
@@ -223,8 +230,8 @@ public final class LanceFileReader implements AutoCloseable {
         // parallel scheduler); results land in the cache from the serialized onNext signals.
         return Flux.range(0, toLoad.size())
                 .flatMap(i -> load(toLoad.get(i), owners.get(i), partial ? ranges : null)
-                        .map(o -> java.util.Map.entry(toLoad.get(i), o)), PAGE_CONCURRENCY)
-                .doOnNext(e -> cache.put(e.getKey(), e.getValue()))
+                        .map(o -> new Loaded(toLoad.get(i), o)), PAGE_CONCURRENCY)
+                .doOnNext(l -> cache.put(l.ref(), l.page()))
                 // CancelSafe: a batch finished just as the scan is cancelled is closed, not dropped
                 .then(io.javelin.encoding.io.CancelSafe.produceOn(Schedulers.parallel(), () -> {
                     List<FieldVector> vectors = new ArrayList<>();
