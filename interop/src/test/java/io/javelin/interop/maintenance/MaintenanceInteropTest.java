@@ -340,4 +340,66 @@ class MaintenanceInteropTest extends InteropSupport {
         assertThat(lanceRows(uri, last)).isEqualTo(expected);
         sameInBothEngines(uri);
     }
+
+    /** "id|_rowid" of every live row, sorted, as each engine reports it. */
+    List<String> lanceRowIds(String uri) throws Exception {
+        List<String> out = new ArrayList<>();
+        try (org.lance.Dataset ds = org.lance.Dataset.open(uri, alloc);
+             LanceScanner s = ds.newScan(new ScanOptions.Builder().columns(List.of("id")).withRowId(true).batchSize(1000).build());
+             ArrowReader r = s.scanBatches()) {
+            while (r.loadNextBatch()) {
+                VectorSchemaRoot b = r.getVectorSchemaRoot();
+                for (int i = 0; i < b.getRowCount(); i++) {
+                    out.add(b.getVector("id").getObject(i) + "|" + Long.toUnsignedString(((org.apache.arrow.vector.UInt8Vector) b.getVector("_rowid")).getObjectNoOverflow(i).longValue()));
+                }
+            }
+        }
+        Collections.sort(out);
+        return out;
+    }
+
+    List<String> ourRowIds(String uri) {
+        List<String> out = new ArrayList<>();
+        try (Dataset ds = Dataset.open(uri).block()) {
+            for (VectorSchemaRoot b : ds.scanner().columns("id").withRowId(true).scan(alloc).publishOn(Schedulers.boundedElastic(), 1).toIterable(1)) {
+                try (b) {
+                    for (int i = 0; i < b.getRowCount(); i++) {
+                        out.add(b.getVector("id").getObject(i) + "|" + Long.toUnsignedString(((org.apache.arrow.vector.UInt8Vector) b.getVector("_rowid")).getObjectNoOverflow(i).longValue()));
+                    }
+                }
+            }
+        }
+        Collections.sort(out);
+        return out;
+    }
+
+    @Test
+    void stableRowIdsAgreeAcrossEnginesThroughBothEnginesCompactions() throws Exception {
+        String uri = dir.resolve("rowids.lance").toString();
+        lanceWrite(uri, 0, 1000, org.lance.WriteParams.WriteMode.CREATE, true);
+        try (org.lance.Dataset ds = org.lance.Dataset.open(uri, alloc)) {
+            ds.delete("id % 7 = 0");
+        }
+        List<String> before = lanceRowIds(uri);
+        assertThat(before).contains("1|1", "999|999");
+        assertThat(ourRowIds(uri)).isEqualTo(before);
+        try (Dataset d = Dataset.open(uri).block(); Dataset c = d.compact(CompactionOptions.defaults().withTargetRowsPerFragment(300)).block().dataset()) {
+            assertThat(c.version()).isEqualTo(3);
+        }
+        assertThat(lanceRowIds(uri)).isEqualTo(before);
+        assertThat(ourRowIds(uri)).isEqualTo(before);
+        try (org.lance.Dataset ds = org.lance.Dataset.open(uri, alloc)) {
+            ds.compact(org.lance.compaction.CompactionOptions.builder().withTargetRowsPerFragment(5000).build());
+            ds.delete("id < 3");
+        }
+        try (Dataset d = Dataset.open(uri).block(); Dataset a = d.append(ours(5000, 3), SCHEMA).block()) {
+            try (VectorSchemaRoot t = a.takeRowIds(new long[] {1000, 500, 1002}, List.of("id"), alloc).block()) {
+                assertThat(List.of(t.getVector("id").getObject(0), t.getVector("id").getObject(1), t.getVector("id").getObject(2)))
+                        .containsExactly(5000L, 500L, 5002L);
+            }
+        }
+        List<String> after = lanceRowIds(uri);
+        assertThat(after).contains("5000|1000", "5002|1002", "500|500").doesNotContain("1|1");
+        assertThat(ourRowIds(uri)).isEqualTo(after);
+    }
 }
