@@ -1,19 +1,21 @@
 package io.javelin.engine;
 
+import io.javelin.tx.FragmentInfo;
 import io.javelin.tx.manifest.FeatureFlags;
 import io.javelin.tx.pb.DataFragment;
+import io.javelin.tx.rowid.RowIdAssigner;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import reactor.core.publisher.Mono;
 
 /**
- * The hook where row rewrites (update, merge-insert) keep stable row ids (feature flag 2). Without the
- * flag a row's id is its address and moving it is all there is to do. With it, Lance gives each new
- * fragment a {@code row_id_sequence} carrying the ids of the rows it replaces, in the order written
- * ({@code replacedAddresses[i]} is the old address of the i-th written row, {@code -1} for an inserted
- * row, which gets a fresh id at commit), and copies their {@code created_at} versions.
- *
- * <p>TODO(row ids): map addresses to row ids through the fragments' sequences and set the sequences;
- * until then such datasets are refused here instead of being given wrong ids.
+ * Where row rewrites (update, merge-insert) keep stable row ids (feature flag 2). Without the flag a row's
+ * id is its address and moving it is all there is to do. With it, each new fragment carries the ids of the
+ * rows it replaces ({@code replacedAddresses[i]} is the old address of the i-th written row, {@code -1} for
+ * an inserted row): the replaced rows form a prefix of the fragment's sequence and the commit gives the
+ * inserted rest fresh ids ({@link RowIdAssigner#preserve}), stamping last-updated-at with its version.
  */
 final class RowIdCarry {
 
@@ -28,6 +30,46 @@ final class RowIdCarry {
         if (!enabled(ds)) {
             return Mono.just(written);
         }
-        return Mono.error(SchemaEvolution.error(ds, "Rewriting rows of a dataset with stable row ids is not supported yet"));
+        return ds.rowIds().preload().then(Mono.fromCallable(() -> {
+            Map<Long, FragmentInfo> byId = new HashMap<>();
+            for (FragmentInfo f : ds.fragments()) {
+                byId.put(f.id(), f);
+            }
+            List<DataFragment> out = new ArrayList<>(written.size());
+            int pos = 0;
+            for (DataFragment f : written) {
+                int rows = Math.toIntExact(f.getPhysicalRows());
+                if (pos + rows > replacedAddresses.length) {
+                    throw new IllegalStateException("rewrite wrote more rows than it planned: " + (pos + rows)
+                            + " > " + replacedAddresses.length);
+                }
+                int prefix = 0;
+                while (prefix < rows && replacedAddresses[pos + prefix] >= 0) {
+                    prefix++;
+                }
+                for (int i = prefix; i < rows; i++) {
+                    if (replacedAddresses[pos + i] >= 0) {
+                        // a sequence can only preserve a prefix; refusing beats giving a moved row a new id
+                        throw SchemaEvolution.error(ds, "Cannot keep stable row ids: updated rows follow inserted rows"
+                                + " in one written fragment");
+                    }
+                }
+                long[] ids = new long[prefix];
+                for (int i = 0; i < prefix; i++) {
+                    long address = replacedAddresses[pos + i];
+                    FragmentInfo old = byId.get(address >>> 32);
+                    if (old == null) {
+                        throw new IllegalStateException("replaced row " + address + " is in no fragment of version " + ds.version());
+                    }
+                    ids[i] = ds.rowIds().of(old)[(int) (address & 0xFFFF_FFFFL)];
+                }
+                out.add(prefix == 0 ? f : RowIdAssigner.preserve(f.toBuilder(), ids).build());
+                pos += rows;
+            }
+            if (pos != replacedAddresses.length) {
+                throw new IllegalStateException("rewrite wrote " + pos + " rows, planned " + replacedAddresses.length);
+            }
+            return out;
+        }));
     }
 }

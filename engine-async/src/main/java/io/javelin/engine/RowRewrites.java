@@ -160,9 +160,6 @@ final class RowRewrites {
      */
     static Mono<Snapshot> commit(Dataset ds, Plan plan, Flux<VectorSchemaRoot> newRows, List<Integer> preserveFields) {
         Dataset.Handle h = ds.handle();
-        if (RowIdCarry.enabled(ds)) { // fail before writing anything
-            return RowIdCarry.carry(ds, List.of(), plan.replaced()).then(Mono.empty());
-        }
         return Writes.writeFiles(h, newRows, ds.schema(), ds.lanceSchema(), SchemaEvolution.fileVersion(ds),
                         WriteParams.of(WriteMode.APPEND).maxRowsPerFile())
                 .collectList()

@@ -15,6 +15,7 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
@@ -205,5 +206,39 @@ class MaintenanceTest {
                 assertThat(v4.count().block()).isEqualTo(1010);
             }
         }
+    }
+
+    @Test
+    void updateKeepsStableRowIdsOfTheRowsItRewrites() {
+        String uri = dir.resolve("u.lance").toString();
+        try (Dataset v2 = smallFragments(uri, true)) {
+            Map<Long, Long> before = idToRowId(v2);
+            UpdateResult r = v2.update("id % 10 = 1", Map.of("name", "'updated'")).block();
+            try (Dataset v3 = r.dataset()) {
+                assertThat(r.rowsUpdated()).isEqualTo(100);
+                Map<Long, Long> after = idToRowId(v3);
+                assertThat(after).isEqualTo(before); // every row, moved or not, keeps its id
+                assertThat(v3.count("name = 'updated'").block()).isEqualTo(100);
+                // the row ids still resolve to the right rows
+                long someId = after.get(21L);
+                try (var root = v3.takeRowIds(new long[] {someId}, java.util.List.of("id", "name"), alloc).block()) {
+                    assertThat(root.getVector("id").getObject(0)).isEqualTo(21L);
+                    assertThat(root.getVector("name").getObject(0).toString()).isEqualTo("updated");
+                }
+                // appends after the update get fresh ids
+                try (Dataset v4 = v3.append(rows(alloc, 5000, 10, 10), schema()).block()) {
+                    Map<Long, Long> withNew = idToRowId(v4);
+                    assertThat(new java.util.HashSet<>(withNew.values())).hasSize(withNew.size());
+                }
+            }
+        }
+    }
+
+    private Map<Long, Long> idToRowId(Dataset ds) {
+        Map<Long, Long> out = new java.util.TreeMap<>();
+        for (List<String> r : collect(ds.scanner().columns("id").withRowId(true).scan(alloc))) {
+            out.put(Long.parseLong(r.get(0)), Long.parseLong(r.get(1)));
+        }
+        return out;
     }
 }
