@@ -199,13 +199,34 @@ public final class Scanner {
      */
     public Flux<VectorSchemaRoot> scan(BufferAllocator allocator) {
         return Flux.defer(() -> Scan.run(this, plan(), allocator))
-                .onErrorMap(e -> Dataset.translate(dataset.uri(), dataset.version(), e));
+                .onErrorMap(e -> Dataset.translate(dataset.uri(), dataset.version(), firstCause(e)));
+    }
+
+    /**
+     * Fragments read in parallel can fail together (one store outage, several reads): Reactor then reports
+     * a composite "Multiple exceptions". The first one is the error; the others ride along as suppressed.
+     */
+    static Throwable firstCause(Throwable e) {
+        if (!reactor.core.Exceptions.isMultiple(e)) {
+            return e;
+        }
+        List<Throwable> all = reactor.core.Exceptions.unwrapMultiple(e);
+        if (all.isEmpty()) {
+            return e;
+        }
+        Throwable first = all.get(0);
+        for (int i = 1; i < all.size(); i++) {
+            if (all.get(i) != first) {
+                first.addSuppressed(all.get(i));
+            }
+        }
+        return first;
     }
 
     /** Rows the scan would return, ignoring limit and offset; without a filter only metadata is read. */
     public Mono<Long> count() {
         return Mono.defer(() -> Scan.count(this, plan()))
-                .onErrorMap(e -> Dataset.translate(dataset.uri(), dataset.version(), e));
+                .onErrorMap(e -> Dataset.translate(dataset.uri(), dataset.version(), firstCause(e)));
     }
 
     /** What to read: resolved once per run. */
