@@ -158,6 +158,7 @@ class ScanCancellationStressTest {
                 assertThatThrownBy(() -> failing.publishOn(Schedulers.boundedElastic()).blockLast(Duration.ofSeconds(30)))
                         .isInstanceOf(DatasetException.class)
                         .hasMessageContaining("injected")
+                        .hasRootCauseInstanceOf(io.javelin.objectstore.TransientObjectStoreException.class)
                         .satisfies(e -> assertThat(((DatasetException) e).uri()).isEqualTo(uri));
                 faults.clear();
                 awaitQuiet(alloc, ds.io());
@@ -166,6 +167,16 @@ class ScanCancellationStressTest {
             }
             assertThat(countRows(ds.scanner().scan(alloc))).isEqualTo(liveRows);
         }
+    }
+
+    @Test
+    void parallelFailuresSurfaceAsTheFirstTypedErrorWithTheOthersSuppressed() {
+        var a = new io.javelin.objectstore.TransientObjectStoreException("injected: a", 500, "InternalError", null);
+        var b = new io.javelin.objectstore.TransientObjectStoreException("injected: b", 500, "InternalError", null);
+        Throwable first = Scanner.firstCause(reactor.core.Exceptions.multiple(a, b));
+        assertThat(first).isSameAs(a);
+        assertThat(first.getSuppressed()).containsExactly(b);
+        assertThat(Dataset.translate(uri, 2, first)).isInstanceOf(DatasetException.class).hasMessageContaining("injected: a");
     }
 
     private static long countRows(Flux<VectorSchemaRoot> scan) {
