@@ -293,6 +293,34 @@ class EvolutionInteropTest {
         steps.add(Map.entry("add expression column", ds -> ds.addColumns(
                 new SqlExpressions.Builder().withExpression("twice", "id * 2").build(), java.util.Optional.empty())));
         steps.add(Map.entry("add all-null column", ds -> ds.addColumns(List.of(new Field("note", FieldType.nullable(ArrowType.Utf8.INSTANCE), null)))));
+        steps.add(Map.entry("add column from a stream", ds -> {
+            long live = ds.countRows();
+            Schema seq = new Schema(List.of(new Field("seq", FieldType.nullable(new ArrowType.Int(64, true)), null)));
+            ByteArrayOutputStream buf = new ByteArrayOutputStream();
+            try (VectorSchemaRoot root = VectorSchemaRoot.create(seq, alloc); ArrowStreamWriter w = new ArrowStreamWriter(root, null, buf)) {
+                w.start();
+                for (long at = 0; at < live; at += 500) {
+                    int n = (int) Math.min(500, live - at);
+                    BigIntVector v = (BigIntVector) root.getVector(0);
+                    v.allocateNew(n);
+                    for (int i = 0; i < n; i++) {
+                        v.set(i, at + i);
+                    }
+                    root.setRowCount(n);
+                    w.writeBatch();
+                }
+                w.end();
+            } catch (Exception e) {
+                throw new RuntimeException(e);
+            }
+            try (ArrowReader reader = new ArrowStreamReader(new ByteArrayInputStream(buf.toByteArray()), alloc);
+                 ArrowArrayStream stream = ArrowArrayStream.allocateNew(alloc)) {
+                Data.exportArrayStream(alloc, reader, stream);
+                ds.addColumns(stream, java.util.Optional.empty());
+            } catch (Exception e) {
+                throw new RuntimeException(e);
+            }
+        }));
         steps.add(Map.entry("drop columns", ds -> ds.dropColumns(List.of("score"))));
         steps.add(Map.entry("rename + nullability", ds -> ds.alterColumns(List.of(
                 new org.lance.schema.ColumnAlteration.Builder("name").rename("label").build(),
