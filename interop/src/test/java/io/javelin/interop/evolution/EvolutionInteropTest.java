@@ -230,6 +230,22 @@ class EvolutionInteropTest {
         List<Map.Entry<String, Function<Dataset, Dataset>>> steps = new ArrayList<>();
         steps.add(Map.entry("add expression column", d -> d.addColumns(new LinkedHashMap<>(Map.of("twice", "id * 2"))).block()));
         steps.add(Map.entry("add all-null column", d -> d.addColumns(List.of(new Field("note", FieldType.nullable(ArrowType.Utf8.INSTANCE), null))).block()));
+        steps.add(Map.entry("add column from a stream", d -> {
+            long live = d.count().block();
+            Schema seq = new Schema(List.of(new Field("seq", FieldType.notNullable(new ArrowType.Int(32, true)), null)));
+            Flux<VectorSchemaRoot> data = Flux.range(0, (int) ((live + 299) / 300)).map(b -> {
+                VectorSchemaRoot r = VectorSchemaRoot.create(seq, alloc);
+                int n = (int) Math.min(300, live - b * 300L);
+                IntVector v = (IntVector) r.getVector(0);
+                v.allocateNew(n);
+                for (int i = 0; i < n; i++) {
+                    v.set(i, b * 300 + i);
+                }
+                r.setRowCount(n);
+                return r;
+            });
+            return d.addColumns(data, seq).block();
+        }));
         steps.add(Map.entry("drop columns", d -> d.dropColumns(List.of("score", "s.b")).block()));
         steps.add(Map.entry("rename", d -> d.renameColumn("name", "label").block()));
         steps.add(Map.entry("rename nested", d -> d.renameColumn("s.a", "alpha").block()));
@@ -293,6 +309,34 @@ class EvolutionInteropTest {
         steps.add(Map.entry("add expression column", ds -> ds.addColumns(
                 new SqlExpressions.Builder().withExpression("twice", "id * 2").build(), java.util.Optional.empty())));
         steps.add(Map.entry("add all-null column", ds -> ds.addColumns(List.of(new Field("note", FieldType.nullable(ArrowType.Utf8.INSTANCE), null)))));
+        steps.add(Map.entry("add column from a stream", ds -> {
+            long live = ds.countRows();
+            Schema seq = new Schema(List.of(new Field("seq", FieldType.nullable(new ArrowType.Int(64, true)), null)));
+            ByteArrayOutputStream buf = new ByteArrayOutputStream();
+            try (VectorSchemaRoot root = VectorSchemaRoot.create(seq, alloc); ArrowStreamWriter w = new ArrowStreamWriter(root, null, buf)) {
+                w.start();
+                for (long at = 0; at < live; at += 500) {
+                    int n = (int) Math.min(500, live - at);
+                    BigIntVector v = (BigIntVector) root.getVector(0);
+                    v.allocateNew(n);
+                    for (int i = 0; i < n; i++) {
+                        v.set(i, at + i);
+                    }
+                    root.setRowCount(n);
+                    w.writeBatch();
+                }
+                w.end();
+            } catch (Exception e) {
+                throw new RuntimeException(e);
+            }
+            try (ArrowReader reader = new ArrowStreamReader(new ByteArrayInputStream(buf.toByteArray()), alloc);
+                 ArrowArrayStream stream = ArrowArrayStream.allocateNew(alloc)) {
+                Data.exportArrayStream(alloc, reader, stream);
+                ds.addColumns(stream, java.util.Optional.empty());
+            } catch (Exception e) {
+                throw new RuntimeException(e);
+            }
+        }));
         steps.add(Map.entry("drop columns", ds -> ds.dropColumns(List.of("score"))));
         steps.add(Map.entry("rename + nullability", ds -> ds.alterColumns(List.of(
                 new org.lance.schema.ColumnAlteration.Builder("name").rename("label").build(),
