@@ -807,7 +807,13 @@ public final class TreeWriter {
                     .setNumKeys(records.size()).setTotalRows(total).setVisibleRows(visible).setHeight(0)
                     .setNumChildren(0).setObjectSize(bytes.length).setMaterializedThroughActionSequence(watermark)
                     .build();
-            return s.put(new ObjectLocation("", path), bytes).thenReturn(new Part(ref, null, List.copyOf(records)));
+            List<DataFragment> copy = List.copyOf(records);
+            return s.put(new ObjectLocation("", path), bytes).then(Mono.fromRunnable(() -> {
+                if (env.cache() != null) { // the next reader of this new leaf need not fetch it
+                    env.cache().put(env.store().identity(), new ChildRef(ref, Datasets.Owner.CURRENT, minKey,
+                            TreeReader.KEY_END), copy);
+                }
+            })).thenReturn(new Part(ref, null, copy));
         });
     }
 
