@@ -410,7 +410,7 @@ public final class Dataset implements AutoCloseable {
      */
     public Mono<Dataset> createIndex(List<String> columns, io.javelin.engine.index.IndexKind type,
                                      io.javelin.engine.index.IndexParams params) {
-        return io.javelin.engine.index.IndexCreator.create(this, columns, type, params).onErrorMap(e -> translate(uri(), version(), e));
+        return withFragments(() -> io.javelin.engine.index.IndexCreator.create(this, columns, type, params)).onErrorMap(e -> translate(uri(), version(), e));
     }
 
     /** Drops the index {@code name} (all its segments) in a new version; its files stay until cleanup. */
@@ -435,7 +435,7 @@ public final class Dataset implements AutoCloseable {
      * as one {@code Rewrite}; see {@link io.javelin.engine.maintenance.CompactionOptions}.
      */
     public Mono<io.javelin.engine.maintenance.CompactionResult> compact(io.javelin.engine.maintenance.CompactionOptions options) {
-        return Compaction.run(this, options).onErrorMap(e -> translate(uri(), version(), e));
+        return withFragments(() -> Compaction.run(this, options)).onErrorMap(e -> translate(uri(), version(), e));
     }
 
     /** Commits this (older) version's content as the newest version (Lance {@code restore}). */
@@ -593,12 +593,12 @@ public final class Dataset implements AutoCloseable {
      * {@code "total" → "price * qty"}): one new data file per fragment, committed as a Merge.
      */
     public Mono<Dataset> addColumns(Map<String, String> expressions) {
-        return SchemaEvolution.addColumns(this, expressions).map(this::derived).onErrorMap(e -> translate(uri(), version(), e));
+        return withFragments(() -> SchemaEvolution.addColumns(this, expressions)).map(this::derived).onErrorMap(e -> translate(uri(), version(), e));
     }
 
     /** Adds nullable columns that read as NULL everywhere (schema only, no data written). */
     public Mono<Dataset> addColumns(List<org.apache.arrow.vector.types.pojo.Field> allNullColumns) {
-        return SchemaEvolution.addNullColumns(this, allNullColumns).map(this::derived).onErrorMap(e -> translate(uri(), version(), e));
+        return withFragments(() -> SchemaEvolution.addNullColumns(this, allNullColumns)).map(this::derived).onErrorMap(e -> translate(uri(), version(), e));
     }
 
     /**
@@ -606,17 +606,17 @@ public final class Dataset implements AutoCloseable {
      * (aligned by row offset, as Lance's add_columns from a reader).
      */
     public Mono<Dataset> addColumns(Flux<VectorSchemaRoot> data, Schema columns) {
-        return SchemaEvolution.addColumns(this, data, columns).map(this::derived).onErrorMap(e -> translate(uri(), version(), e));
+        return withFragments(() -> SchemaEvolution.addColumns(this, data, columns)).map(this::derived).onErrorMap(e -> translate(uri(), version(), e));
     }
 
     /** Drops columns or struct children ({@code "s.a"}): metadata only (a Project), data files stay. */
     public Mono<Dataset> dropColumns(List<String> columns) {
-        return SchemaEvolution.dropColumns(this, columns).map(this::derived).onErrorMap(e -> translate(uri(), version(), e));
+        return withFragments(() -> SchemaEvolution.dropColumns(this, columns)).map(this::derived).onErrorMap(e -> translate(uri(), version(), e));
     }
 
     /** Renames, relaxes nullability or casts columns (casts rewrite the column; the rest is metadata only). */
     public Mono<Dataset> alterColumns(List<ColumnAlteration> alterations) {
-        return SchemaEvolution.alterColumns(this, alterations).map(this::derived).onErrorMap(e -> translate(uri(), version(), e));
+        return withFragments(() -> SchemaEvolution.alterColumns(this, alterations)).map(this::derived).onErrorMap(e -> translate(uri(), version(), e));
     }
 
     public Mono<Dataset> renameColumn(String path, String newName) {
@@ -628,12 +628,20 @@ public final class Dataset implements AutoCloseable {
      * deleted and written again with the new values, committed as one Update.
      */
     public Mono<UpdateResult> update(String filter, Map<String, String> set) {
-        return RowRewrites.update(this, filter, set).onErrorMap(e -> translate(uri(), version(), e));
+        return withFragments(() -> RowRewrites.update(this, filter, set)).onErrorMap(e -> translate(uri(), version(), e));
     }
 
     /** Starts a merge-insert keyed by {@code on}; configure the returned builder, then {@code execute}. */
     public MergeInsert mergeInsert(List<String> on) {
         return new MergeInsert(this, on);
+    }
+
+    /**
+     * Runs {@code op} once this version's fragment records are in memory: a tree table reads them from its
+     * leaves (once per version); a flat table has them already.
+     */
+    <T> Mono<T> withFragments(java.util.function.Supplier<Mono<T>> op) {
+        return snapshot.loadFragments().then(Mono.defer(op));
     }
 
     /** This version again, as a new handle the caller closes. */

@@ -102,7 +102,7 @@ public final class MergeInsert {
 
     /** Runs the merge against the dataset version this builder came from; the source has the dataset's schema. */
     public Mono<MergeInsertResult> execute(Flux<VectorSchemaRoot> source) {
-        return Mono.defer(() -> {
+        return ds.withFragments(() -> Mono.defer(() -> {
             validate();
             // usingWhen: the caller's batches are closed before the result (or error) reaches the caller
             return Mono.usingWhen(source.collectList(),
@@ -110,7 +110,7 @@ public final class MergeInsert {
                                     alloc -> Mono.fromRunnable(alloc::close)),
                             batches -> Mono.fromRunnable(() -> batches.forEach(VectorSchemaRoot::close)))
                     .doOnDiscard(VectorSchemaRoot.class, VectorSchemaRoot::close);
-        }).onErrorMap(e -> Dataset.translate(ds.uri(), ds.version(), e));
+        })).onErrorMap(e -> Dataset.translate(ds.uri(), ds.version(), e));
     }
 
     private void validate() {

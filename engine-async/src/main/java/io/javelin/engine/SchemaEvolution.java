@@ -64,7 +64,7 @@ final class SchemaEvolution {
             }
             List<io.javelin.encoding.pb.file.Field> added = newFieldIds(ds, fields);
             Manifest m = ds.snapshot().manifestFile().manifest();
-            return Writes.commit(ds.handle(), Transactions.merge(ds.version(), m.getFragmentsList(), concat(m, added),
+            return Writes.commit(ds.handle(), Transactions.merge(ds.version(), records(ds), concat(m, added),
                     m.getSchemaMetadataMap()));
         });
     }
@@ -264,7 +264,7 @@ final class SchemaEvolution {
     private static Mono<Snapshot> commitMerge(Dataset ds, Map<Long, DataFile> files, List<io.javelin.encoding.pb.file.Field> added) {
         Manifest m = ds.snapshot().manifestFile().manifest();
         List<DataFragment> frags = new ArrayList<>();
-        for (DataFragment f : m.getFragmentsList()) {
+        for (DataFragment f : records(ds)) {
             DataFile nf = files.get(f.getId());
             frags.add(nf == null ? f : f.toBuilder().addFiles(nf).build());
         }
@@ -393,7 +393,7 @@ final class SchemaEvolution {
                             Set<Integer> live = new HashSet<>();
                             schema.forEach(x -> live.add(x.getId()));
                             List<DataFragment> frags = new ArrayList<>();
-                            for (DataFragment f : m.getFragmentsList()) {
+                            for (DataFragment f : records(ds)) {
                                 DataFragment.Builder b = f.toBuilder().clearFiles();
                                 f.getFilesList().stream().filter(df -> df.getFieldsList().stream().anyMatch(live::contains))
                                         .forEach(b::addFiles);
@@ -507,5 +507,10 @@ final class SchemaEvolution {
 
     static SchemaEvolutionException error(Dataset ds, String message) {
         return new SchemaEvolutionException(ds.uri(), ds.version(), message);
+    }
+
+    /** Fragment records of this version (a tree table's come from its leaves, loaded before any operation). */
+    private static List<DataFragment> records(Dataset ds) {
+        return ds.fragments().stream().map(io.javelin.tx.FragmentInfo::fragment).toList();
     }
 }

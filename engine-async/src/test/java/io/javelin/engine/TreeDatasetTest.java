@@ -145,4 +145,40 @@ class TreeDatasetTest {
         Dataset next = keep(latest.append(DatasetTestSupport.rows(alloc, 10_000, 30, 30), DatasetTestSupport.schema()).block());
         assertThat(next.count().block()).isEqualTo(flat.count().block() + 30);
     }
+
+    /** The operations of the other issues (evolution, update, merge-insert, compaction, indexes) on a tree table. */
+    @Test
+    void everyTableOperationWorksOnATreeTableAsOnAFlatOne() {
+        Dataset flat = history(tmp.resolve("flat-ops").toString(), Map.of());
+        Dataset tree = history(tmp.resolve("tree-ops").toString(), TREE);
+        for (int i = 0; i < 2; i++) {
+            Dataset[] ds = {i == 0 ? flat : tree};
+            ds[0] = keep(ds[0].addColumns(Map.of("id2", "id * 2")).block());
+            ds[0] = keep(ds[0].update("id % 5 = 0", Map.of("name", "'five'")).block().dataset());
+            ds[0] = keep(ds[0].mergeInsert(List.of("id")).whenMatchedUpdateAll().whenNotMatchedInsertAll()
+                    .execute(ds[0].scanner().filter("id < 10").scan(alloc)).block().dataset());
+            ds[0] = keep(ds[0].compact(io.javelin.engine.maintenance.CompactionOptions.defaults()).block().dataset());
+            ds[0] = keep(ds[0].dropColumns(List.of("score")).block());
+            ds[0] = keep(ds[0].createIndex(List.of("id"), io.javelin.engine.index.IndexKind.BTREE,
+                    io.javelin.engine.index.IndexParams.defaults()).block());
+            if (i == 0) {
+                flat = ds[0];
+            } else {
+                tree = ds[0];
+            }
+        }
+        assertThat(tree.isTreeLayout()).isTrue();
+        assertThat(sorted(tree, "id > 100 OR name = 'five'")).isEqualTo(sorted(flat, "id > 100 OR name = 'five'"));
+        assertThat(sorted(tree, null)).isEqualTo(sorted(flat, null)).isNotEmpty();
+        Dataset reopened = keep(Dataset.open(tree.uri()).block());
+        assertThat(reopened.count().block()).isEqualTo(flat.count().block());
+    }
+
+    List<String> sorted(Dataset ds, String filter) {
+        var s = ds.scanner().columns("id", "name", "id2");
+        if (filter != null) {
+            s = s.filter(filter);
+        }
+        return DatasetTestSupport.collect(s.scan(alloc)).stream().map(Object::toString).sorted().toList();
+    }
 }
