@@ -241,4 +241,22 @@ class MaintenanceTest {
         }
         return out;
     }
+
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void indexedFiltersStayCorrectAfterCompaction(boolean stable) {
+        String uri = dir.resolve("ix" + stable + ".lance").toString();
+        try (Dataset v2 = smallFragments(uri, stable);
+             Dataset v3 = v2.createIndex(List.of("id"), io.javelin.engine.index.IndexKind.BTREE,
+                     io.javelin.engine.index.IndexParams.defaults()).block();
+             Dataset v4 = v3.compact(CompactionOptions.defaults().withTargetRowsPerFragment(400)).block().dataset();
+             Dataset v5 = v4.delete("id = 333").block()) {
+            for (String f : List.of("id = 5", "id >= 100 AND id < 150", "id IN (1, 333, 998, 4)", "id < 0")) {
+                List<List<String>> indexed = collect(v5.scanner().columns("id", "name").filter(f).scan(alloc));
+                List<List<String>> scanned = collect(v5.scanner().columns("id", "name").filter(f).pushdown(false).scan(alloc));
+                assertThat(indexed).as(f).containsExactlyInAnyOrderElementsOf(scanned);
+            }
+            assertThat(collect(v5.scanner().columns("id").filter("id >= 100 AND id < 150").scan(alloc))).hasSize(37);
+        }
+    }
 }

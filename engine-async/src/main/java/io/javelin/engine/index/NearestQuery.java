@@ -152,7 +152,8 @@ public final class NearestQuery {
         if (fsl.getListSize() != query.length) {
             throw invalid("Query vector has " + query.length + " dimensions, column '" + column + "' has " + fsl.getListSize());
         }
-        IndexInfo index = !useIndex ? null : IndexCatalog.usable(ds).stream()
+        // With stable row ids an index holds row ids, not addresses: until they are translated, search flat.
+        IndexInfo index = !useIndex || ds.hasStableRowIds() ? null : IndexCatalog.usable(ds).stream()
                 .filter(i -> i.isVector() && column.equals(i.column())).findFirst().orElse(null);
         Mono<RowAddrTreeMap> allowed = filter == null ? Mono.just(new RowAddrTreeMap()) : ScalarIndexScan.matchingAddresses(ds, filter);
         return Mono.zip(allowed, deletions()).flatMap(t -> {

@@ -64,6 +64,10 @@ public final class ScalarIndexScan {
                                               boolean withRowAddress, long limit, long offset, int batchSize,
                                               Function<List<Long>, Flux<VectorSchemaRoot>> scanFragments, BufferAllocator allocator,
                                               Flux<VectorSchemaRoot> regular) {
+        if (ds.hasStableRowIds()) {
+            // the index holds stable row ids, which this plan would take for row addresses: scan instead
+            return regular;
+        }
         List<IndexInfo> indexes = IndexCatalog.usable(ds).stream().filter(IndexInfo::isScalarLookup).toList();
         if (indexes.isEmpty() || filter == null || (columns != null && columns.stream().anyMatch(c -> c.contains(".")))) {
             return regular;
