@@ -324,7 +324,9 @@ public final class TreeSnapshot {
                         ref.child().getMaterializedThroughActionSequence()));
             }
             return reader.loadNode(ref, seqs).flatMapMany(child -> walkAll(child, buckets.get(i), seqs));
-        }, env.config().leafParallelism(), 32);
+        }, env.config().leafParallelism(), 32)
+                // delayError gathers every failing child: report the first (typed) one, the rest suppressed
+                .onErrorMap(reactor.core.Exceptions::isMultiple, TreeSnapshot::firstError);
     }
 
     /**
@@ -386,5 +388,19 @@ public final class TreeSnapshot {
     private ObjectLocation dataFile(DataFile df) {
         Datasets.Owner owner = datasets.resolve(datasets.current(), df.hasBaseId() ? df.getBaseId() : null);
         return new ObjectLocation(owner.root(), "data/" + df.getPath());
+    }
+
+    static Throwable firstError(Throwable e) {
+        List<Throwable> all = reactor.core.Exceptions.unwrapMultiple(e);
+        if (all.isEmpty()) {
+            return e;
+        }
+        Throwable first = all.get(0);
+        for (int i = 1; i < all.size(); i++) {
+            if (all.get(i) != first) {
+                first.addSuppressed(all.get(i));
+            }
+        }
+        return first;
     }
 }
