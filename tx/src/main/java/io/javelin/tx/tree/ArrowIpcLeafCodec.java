@@ -14,6 +14,7 @@ import org.apache.arrow.flatbuf.Footer;
 import org.apache.arrow.flatbuf.Message;
 import org.apache.arrow.flatbuf.MessageHeader;
 import org.apache.arrow.flatbuf.RecordBatch;
+import org.apache.arrow.flatbuf.Type;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -108,11 +109,14 @@ public final class ArrowIpcLeafCodec implements LeafCodec {
             check(footerLen > 0 && footerStart >= 8, Rule.R08_OBJECT_ENCODING, "leaf footer length %d out of range", footerLen);
             Footer footer = Footer.getRootAsFooter(buf.duplicate().position(footerStart).limit(footerStart + footerLen)
                     .slice().order(ByteOrder.LITTLE_ENDIAN));
-            java.util.Set<Long> dictionaryIds = new java.util.HashSet<>();
             check(footer.schema() != null, Rule.R08_OBJECT_ENCODING, "leaf footer has no schema");
+            // what each batch must carry: Arrow Java leaks the body when a batch runs out of nodes or buffers
+            java.util.Map<Long, int[]> dictionaries = new java.util.HashMap<>();
+            int[] batch = new int[2];
             for (int f = 0; f < footer.schema().fieldsLength(); f++) {
-                collectDictionaryIds(footer.schema().fields(f), dictionaryIds, 0);
+                shape(footer.schema().fields(f), batch, dictionaries, 0);
             }
+            Shape shape = new Shape(batch, dictionaries);
             Block block = new Block();
             for (int i = 0; i < footer.recordBatchesLength() + footer.dictionariesLength(); i++) {
                 if (i < footer.recordBatchesLength()) {
@@ -120,7 +124,7 @@ public final class ArrowIpcLeafCodec implements LeafCodec {
                 } else {
                     footer.dictionaries(block, i - footer.recordBatchesLength());
                 }
-                checkBlock(buf, block.offset(), block.metaDataLength(), block.bodyLength(), footerStart, dictionaryIds);
+                checkBlock(buf, block.offset(), block.metaDataLength(), block.bodyLength(), footerStart, shape);
             }
         } catch (CorruptSnapshotException e) {
             throw e;
@@ -129,18 +133,44 @@ public final class ArrowIpcLeafCodec implements LeafCodec {
         }
     }
 
-    private static void collectDictionaryIds(org.apache.arrow.flatbuf.Field f, java.util.Set<Long> ids, int depth) {
+    /** Field nodes and buffers per record batch, and per dictionary batch by id. */
+    private record Shape(int[] batch, java.util.Map<Long, int[]> dictionaries) {
+    }
+
+    /** Adds a field's nodes and buffers to {@code acc}; a dictionary-encoded field adds its index and registers its values. */
+    private static void shape(org.apache.arrow.flatbuf.Field f, int[] acc, java.util.Map<Long, int[]> dictionaries, int depth) {
         check(depth < 64, Rule.R08_OBJECT_ENCODING, "leaf schema nested deeper than 64");
         if (f.dictionary() != null) {
-            ids.add(f.dictionary().id());
+            acc[0] += 1;
+            acc[1] += 2; // validity + integer indices
+            int[] values = new int[2];
+            values[0] += 1;
+            values[1] += buffers(f.typeType());
+            for (int c = 0; c < f.childrenLength(); c++) {
+                shape(f.children(c), values, dictionaries, depth + 1);
+            }
+            dictionaries.put(f.dictionary().id(), values);
+            return;
         }
+        acc[0] += 1;
+        acc[1] += buffers(f.typeType());
         for (int c = 0; c < f.childrenLength(); c++) {
-            collectDictionaryIds(f.children(c), ids, depth + 1);
+            shape(f.children(c), acc, dictionaries, depth + 1);
         }
     }
 
-    private static void checkBlock(ByteBuffer buf, long offset, int metaLen, long bodyLen, int limit,
-            java.util.Set<Long> dictionaryIds) {
+    private static int buffers(byte type) {
+        return switch (type) {
+            case Type.Null -> 0;
+            case Type.Struct_, Type.FixedSizeList -> 1;
+            case Type.Int, Type.FloatingPoint, Type.Bool, Type.Decimal, Type.Date, Type.Time, Type.Timestamp, Type.Interval,
+                 Type.FixedSizeBinary, Type.Duration, Type.List, Type.LargeList, Type.Map -> 2;
+            case Type.Binary, Type.Utf8, Type.LargeBinary, Type.LargeUtf8 -> 3;
+            default -> throw new CorruptSnapshotException(Rule.R08_OBJECT_ENCODING, "leaf schema uses Arrow type " + Type.name(type));
+        };
+    }
+
+    private static void checkBlock(ByteBuffer buf, long offset, int metaLen, long bodyLen, int limit, Shape shape) {
         check(offset >= 8 && metaLen >= 8 && bodyLen >= 0 && offset + metaLen + bodyLen <= limit,
                 Rule.R08_OBJECT_ENCODING, "leaf block [%d, +%d, +%d] outside the file", offset, metaLen, bodyLen);
         int at = (int) offset;
@@ -155,17 +185,32 @@ public final class ArrowIpcLeafCodec implements LeafCodec {
                 .order(ByteOrder.LITTLE_ENDIAN));
         check(msg.bodyLength() == bodyLen, Rule.R08_OBJECT_ENCODING, "leaf message body %d, block says %d",
                 msg.bodyLength(), bodyLen);
-        RecordBatch rb = switch (msg.headerType()) {
-            case MessageHeader.RecordBatch -> (RecordBatch) msg.header(new RecordBatch());
+        int[] expected;
+        RecordBatch rb;
+        switch (msg.headerType()) {
+            case MessageHeader.RecordBatch -> {
+                rb = (RecordBatch) msg.header(new RecordBatch());
+                expected = shape.batch();
+            }
             case MessageHeader.DictionaryBatch -> {
                 DictionaryBatch d = (DictionaryBatch) msg.header(new DictionaryBatch());
-                check(dictionaryIds.contains(d.id()), Rule.R08_OBJECT_ENCODING, "leaf dictionary %d not in the schema", d.id());
-                yield d.data();
+                expected = shape.dictionaries().get(d.id());
+                check(expected != null, Rule.R08_OBJECT_ENCODING, "leaf dictionary %d not in the schema", d.id());
+                rb = d.data();
             }
-            default -> null;
-        };
+            default -> {
+                rb = null;
+                expected = null;
+            }
+        }
         check(rb != null && rb.length() >= 0 && rb.length() <= Integer.MAX_VALUE, Rule.R08_OBJECT_ENCODING,
                 "leaf block holds no record batch of a valid length");
+        check(rb.nodesLength() == expected[0] && rb.buffersLength() == expected[1], Rule.R08_OBJECT_ENCODING,
+                "leaf batch has %d field nodes and %d buffers, its schema needs %d and %d", rb.nodesLength(),
+                rb.buffersLength(), expected[0], expected[1]);
+        // every value of the leaf schema takes at least one bit of the body: bounds what Arrow will size from the counts
+        long maxValues = 8 * bodyLen + 64;
+        check(rb.length() <= maxValues, Rule.R08_OBJECT_ENCODING, "leaf batch of %d rows in a %d-byte body", rb.length(), bodyLen);
         for (int b = 0; b < rb.buffersLength(); b++) {
             org.apache.arrow.flatbuf.Buffer x = rb.buffers(b);
             check(x.offset() >= 0 && x.length() >= 0 && x.offset() + x.length() <= bodyLen, Rule.R08_OBJECT_ENCODING,
@@ -174,7 +219,7 @@ public final class ArrowIpcLeafCodec implements LeafCodec {
         for (int n = 0; n < rb.nodesLength(); n++) {
             long nodeLen = rb.nodes(n).length();
             long nulls = rb.nodes(n).nullCount();
-            check(nodeLen >= 0 && nodeLen <= Integer.MAX_VALUE && nulls >= 0 && nulls <= nodeLen, Rule.R08_OBJECT_ENCODING,
+            check(nodeLen >= 0 && nodeLen <= maxValues && nulls >= 0 && nulls <= nodeLen, Rule.R08_OBJECT_ENCODING,
                     "leaf field node with length %d and %d nulls", nodeLen, nulls);
         }
     }

@@ -178,7 +178,8 @@ final class TreeReader {
         List<DataFragment> records;
         try (LeafCodec.Decoded d = env.codec().decode(bytes, env.allocator())) {
             records = LeafArrow.decode(d.root(), d.dictionaries(), ref.owner());
-        } catch (IndexOutOfBoundsException | ClassCastException | IllegalArgumentException | IllegalStateException e) {
+        } catch (IndexOutOfBoundsException | NegativeArraySizeException | ClassCastException | IllegalArgumentException
+                 | IllegalStateException e) {
             // a structurally valid batch whose values point outside their buffers or dictionaries
             throw new CorruptSnapshotException(Rule.R08_OBJECT_ENCODING, ref.location() + " does not decode: " + e, e);
         }
