@@ -231,6 +231,8 @@ public final class LanceFileReader implements AutoCloseable {
         return Flux.range(0, toLoad.size())
                 .flatMap(i -> load(toLoad.get(i), owners.get(i), partial ? ranges : null)
                         .map(o -> new Loaded(toLoad.get(i), o)), PAGE_CONCURRENCY)
+                // pages failing together (one corrupt region, several pages) surface as the first typed error
+                .onErrorMap(reactor.core.Exceptions::isMultiple, LanceFileReader::firstError)
                 .doOnNext(l -> cache.put(l.ref(), l.page()))
                 // CancelSafe: a batch finished just as the scan is cancelled is closed, not dropped
                 .then(io.javelin.encoding.io.CancelSafe.produceOn(Schedulers.parallel(), () -> {
@@ -339,5 +341,19 @@ public final class LanceFileReader implements AutoCloseable {
     @Override
     public void close() {
         source.close();
+    }
+
+    private static Throwable firstError(Throwable e) {
+        List<Throwable> all = reactor.core.Exceptions.unwrapMultiple(e);
+        if (all.isEmpty()) {
+            return e;
+        }
+        Throwable first = all.get(0);
+        for (int i = 1; i < all.size(); i++) {
+            if (all.get(i) != first) {
+                first.addSuppressed(all.get(i));
+            }
+        }
+        return first;
     }
 }

@@ -2,9 +2,12 @@ package io.javelin.tx.deletion;
 
 import com.google.flatbuffers.FlatBufferBuilder;
 import io.airlift.compress.v3.zstd.ZstdJavaCompressor;
-import io.airlift.compress.v3.zstd.ZstdJavaDecompressor;
+import io.airlift.compress.v3.zstd.ZstdInputStream;
 import io.javelin.tx.CorruptFileException;
+import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
@@ -164,12 +167,32 @@ public final class ArrowDeletionCodec {
         if (raw != expected) {
             throw new CorruptFileException(path, "row_id buffer decompresses to " + raw + " bytes, expected " + expected);
         }
-        byte[] out = new byte[expected];
-        int n = new ZstdJavaDecompressor().decompress(file, at + 8, len - 8, out, 0, expected);
-        if (n != expected) {
-            throw new CorruptFileException(path, "row_id buffer decompressed to " + n + " bytes, expected " + expected);
+        return inflate(path, file, at + 8, len - 8, expected);
+    }
+
+    /**
+     * Decompresses a ZSTD frame whose output must be exactly {@code expected} bytes. Memory grows with
+     * the output actually produced, never with the declared length: a few hundred hostile bytes
+     * declaring 2^31 rows cannot make us reserve gigabytes up front.
+     */
+    private static byte[] inflate(String path, byte[] file, int at, int len, int expected) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(Math.min(expected, 1 << 16));
+        byte[] chunk = new byte[8192];
+        try (InputStream in = new ZstdInputStream(new ByteArrayInputStream(file, at, len))) {
+            int n;
+            while ((n = in.read(chunk, 0, chunk.length)) > 0) {
+                if (out.size() + n > expected) {
+                    throw new CorruptFileException(path, "row_id buffer decompresses to more than " + expected + " bytes");
+                }
+                out.write(chunk, 0, n);
+            }
+        } catch (IOException e) {
+            throw new CorruptFileException(path, "row_id buffer does not decompress: " + e.getMessage(), e);
         }
-        return out;
+        if (out.size() != expected) {
+            throw new CorruptFileException(path, "row_id buffer decompressed to " + out.size() + " bytes, expected " + expected);
+        }
+        return out.toByteArray();
     }
 
     /** Encodes the offsets (ascending) as an Arrow IPC file with one ZSTD-compressed batch, as Lance does. */

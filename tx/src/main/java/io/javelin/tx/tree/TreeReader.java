@@ -199,7 +199,7 @@ final class TreeReader {
     private static List<DataFragment> records(ChildRef ref, LeafCodec.Decoded d) {
         try {
             return LeafArrow.decode(d.root(), d.dictionaries(), ref.owner());
-        } catch (IndexOutOfBoundsException | ClassCastException | IllegalArgumentException | IllegalStateException e) {
+        } catch (IndexOutOfBoundsException | NegativeArraySizeException | ClassCastException | IllegalArgumentException | IllegalStateException e) {
             // a structurally valid batch whose values point outside their buffers or dictionaries
             throw new CorruptSnapshotException(Rule.R08_OBJECT_ENCODING, ref.location() + " does not decode: " + e, e);
         }
