@@ -286,18 +286,40 @@ public final class S3ObjectStore implements ObjectStore {
                                     q -> Mono.fromRunnable(q::release)), upload.concurrency())
                             .collectList()
                             .flatMap(done -> {
+                                // set when a complete attempt failed in a way that may have been applied
+                                java.util.concurrent.atomic.AtomicReference<Throwable> maybeApplied =
+                                        new java.util.concurrent.atomic.AtomicReference<>();
                                 Supplier<Mono<software.amazon.awssdk.services.s3.model.CompleteMultipartUploadResponse>> complete =
                                         () -> send(OpClass.WRITE, "complete upload", path, ifAbsent,
                                                 () -> client.completeMultipartUpload(b -> b.bucket(bucket).key(key)
                                                         .uploadId(uploadId).ifNoneMatch(ifAbsent ? "*" : null)
-                                                        .multipartUpload(m -> m.parts(done))));
-                                return ifAbsent ? policy.executeCreate("complete upload " + path, complete)
-                                        : policy.execute(OpClass.WRITE, "complete upload " + path, complete);
+                                                        .multipartUpload(m -> m.parts(done))))
+                                                .doOnError(io.javelin.objectstore.TransientObjectStoreException.class,
+                                                        maybeApplied::set);
+                                Mono<ObjectMeta> completed = (ifAbsent ? policy.executeCreate("complete upload " + path, complete)
+                                        : policy.execute(OpClass.WRITE, "complete upload " + path, complete))
+                                        .map(r -> new ObjectMeta(path, total.get(), null, r.eTag(), r.versionId()));
+                                return completed.onErrorResume(io.javelin.objectstore.ObjectNotFoundException.class,
+                                        e -> maybeApplied.get() == null ? Mono.error(e)
+                                                : lostCompleteAck(path, total.get(), ifAbsent, maybeApplied.get(), e));
                             })
-                            .map(r -> new ObjectMeta(path, total.get(), null, r.eTag(), r.versionId()))
                             .onErrorResume(e -> abort(key, uploadId).then(Mono.error(e)))
                             .doOnCancel(() -> abort(key, uploadId).subscribe(v -> { }, err -> { }));
                 });
+    }
+
+    /**
+     * A retried CompleteMultipartUpload answered NoSuchUpload: the upload is gone, most likely because
+     * the earlier attempt whose response was lost completed it. An unconditional put succeeded if the
+     * object now has our size; a create-if-absent cannot tell our object from a rival's, so it reports
+     * an ambiguous "already exists" for the caller to read back (as for a lost single-part create).
+     */
+    private Mono<ObjectMeta> lostCompleteAck(String path, long size, boolean ifAbsent, Throwable earlier, Throwable noSuchUpload) {
+        if (ifAbsent) {
+            return Mono.error(new io.javelin.objectstore.ObjectAlreadyExistsException(path, 404, "NoSuchUpload", noSuchUpload).asAmbiguous(earlier));
+        }
+        return head(path).flatMap(meta -> meta.size() == size ? Mono.just(meta) : Mono.<ObjectMeta>error(noSuchUpload))
+                .onErrorMap(io.javelin.objectstore.ObjectNotFoundException.class, e -> noSuchUpload);
     }
 
     private Mono<CompletedPart> uploadPart(String path, String key, String uploadId, Parts.Part p) {

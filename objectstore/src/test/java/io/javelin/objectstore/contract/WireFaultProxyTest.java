@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.UUID;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import reactor.core.publisher.Flux;
@@ -124,6 +125,33 @@ class WireFaultProxyTest {
             await(s.store().put("big.bin", chunks));
             assertThat(s.proxy().injected[HttpFaultProxy.Fault.RESET.ordinal()].get()).isEqualTo(1);
             try (Buffer b = await(s.store().readAll("big.bin"))) {
+                assertThat(b.toByteArray()).isEqualTo(data);
+            }
+        }
+    }
+
+    /** The response of CompleteMultipartUpload is lost: the retry meets NoSuchUpload, yet the write happened. */
+    @Test
+    void aLostCompleteMultipartResponseIsNotReportedAsAFailure() throws Exception {
+        try (Setup s = open("s3")) {
+            s.proxy().policy(HttpFaultProxy.firstN(1, l -> l.startsWith("POST") && l.contains("uploadId="),
+                    HttpFaultProxy.Fault.LOST_RESPONSE));
+            byte[] data = new byte[11 << 20];
+            new Random(7).nextBytes(data);
+            await(s.store().put("big2.bin", Flux.range(0, 11).map(i -> ByteBuffer.wrap(data, i << 20, 1 << 20))));
+            assertThat(s.proxy().injected[HttpFaultProxy.Fault.LOST_RESPONSE.ordinal()].get()).isEqualTo(1);
+            try (Buffer b = await(s.store().readAll("big2.bin"))) {
+                assertThat(b.toByteArray()).isEqualTo(data);
+            }
+            // create-if-absent: the store cannot tell whose object it is, so it must not claim a plain loss
+            s.proxy().policy(HttpFaultProxy.firstN(1, l -> l.startsWith("POST") && l.contains("uploadId="),
+                    HttpFaultProxy.Fault.LOST_RESPONSE));
+            try {
+                await(s.store().putIfAbsent("big3.bin", Flux.range(0, 11).map(i -> ByteBuffer.wrap(data, i << 20, 1 << 20))));
+            } catch (io.javelin.objectstore.ObjectAlreadyExistsException e) {
+                assertThat(e.afterAmbiguousAttempt()).isTrue();
+            }
+            try (Buffer b = await(s.store().readAll("big3.bin"))) {
                 assertThat(b.toByteArray()).isEqualTo(data);
             }
         }
