@@ -47,6 +47,9 @@ import reactor.core.scheduler.Schedulers;
  * {@code aws_secret_access_key}, {@code allow_http}); lance-core commits with its default S3 commit
  * handler (conditional PUT, {@code If-None-Match: *}), which S3Proxy honours, as does Javelin's
  * create-if-absent. Every version and every tag is compared row by row between the two engines.
+ *
+ * <p>{@link SdkClientCloseBlockHoundIntegration} keeps each S3 client close from waiting out the SDK's
+ * pool-close timeout under BlockHound.
  */
 @Timeout(120)
 class S3InteropTest {
@@ -106,7 +109,11 @@ class S3InteropTest {
             assertThat(ds.version()).isEqualTo(5);
         }
 
-        try (Dataset latest = Dataset.open(uri, options).block()) {
+        // one store client per test, opened through the static tag entry point; the rest are checkouts
+        try (Dataset tagged = Dataset.open(uri, options, "after-delete").block();
+             Dataset latest = tagged.checkoutLatest().block()) {
+            assertThat(tagged.version()).isEqualTo(2);
+            assertThat(scan(tagged)).isEqualTo(lanceRows(uri, 2));
             assertThat(latest.version()).isEqualTo(5);
             assertThat(javelinVersions(latest)).containsExactly(1L, 2L, 3L, 4L, 5L);
             assertSameVersions(uri, latest);
@@ -118,11 +125,6 @@ class S3InteropTest {
             assertThat(rowsAt(latest, 4)).hasSize(2000);
             assertThat(latest.count().block()).isEqualTo(lanceCount(uri));
         }
-        // the static tag entry point on the cloud URI
-        try (Dataset tagged = Dataset.open(uri, options, "after-delete").block()) {
-            assertThat(tagged.version()).isEqualTo(2);
-            assertThat(scan(tagged)).isEqualTo(lanceRows(uri, 2));
-        }
     }
 
     // ------------------------------------------------------------------ Javelin writes, lance-core reads and writes on top
@@ -130,58 +132,62 @@ class S3InteropTest {
     @Test
     void lanceCoreReadsEveryVersionAndTagJavelinWritesOnS3ThenWritesOnTop() throws Exception {
         String uri = uri("ours");
+        // v1 keeps the test's one store client open throughout; the later reads are checkouts from it
         try (Dataset v1 = Dataset.write(uri, options, ours(0, 12_000), SCHEMA,
-                        WriteParams.of(WriteMode.CREATE).withMaxRowsPerFile(6000)).block();
-             Dataset v2 = v1.append(ours(12_000, 500), SCHEMA).block();
-             // fragment 0 loses 5500+ rows (bitmap deletion file), the others a few (Arrow IPC deletion files)
-             Dataset v3 = v2.delete("id < 5500 OR id % 100 = 7").block()) {
-            assertThat(v3.version()).isEqualTo(3);
-            assertThat(deletionKinds(v3)).containsExactly("BITMAP", "ARROW_ARRAY", "ARROW_ARRAY");
-            v3.createTag("ours-appended", 2).block();
-            try (Dataset v4 = v3.overwrite(ours(30_000, 800), SCHEMA, WriteParams.of(WriteMode.OVERWRITE)).block();
-                 Dataset v5 = v4.append(ours(40_000, 200), SCHEMA).block()) {
-                assertThat(v5.version()).isEqualTo(5);
-                v5.createTag("ours-overwritten", 4).block();
-                v5.createTag("ours-deleted", 3).block();
+                WriteParams.of(WriteMode.CREATE).withMaxRowsPerFile(6000)).block()) {
+            try (Dataset v2 = v1.append(ours(12_000, 500), SCHEMA).block();
+                 // fragment 0 loses 5500+ rows (bitmap deletion file), the others a few (Arrow IPC deletion files)
+                 Dataset v3 = v2.delete("id < 5500 OR id % 100 = 7").block()) {
+                assertThat(v3.version()).isEqualTo(3);
+                assertThat(deletionKinds(v3)).containsExactly("BITMAP", "ARROW_ARRAY", "ARROW_ARRAY");
+                v3.createTag("ours-appended", 2).block();
+                try (Dataset v4 = v3.overwrite(ours(30_000, 800), SCHEMA, WriteParams.of(WriteMode.OVERWRITE)).block();
+                     Dataset v5 = v4.append(ours(40_000, 200), SCHEMA).block()) {
+                    assertThat(v5.version()).isEqualTo(5);
+                    v5.createTag("ours-overwritten", 4).block();
+                    v5.createTag("ours-deleted", 3).block();
+                }
             }
-        }
 
-        Map<String, Long> tags = Map.of("ours-appended", 2L, "ours-overwritten", 4L, "ours-deleted", 3L);
-        try (Dataset latest = Dataset.open(uri, options).block()) {
-            assertThat(javelinVersions(latest)).containsExactly(1L, 2L, 3L, 4L, 5L);
-            assertSameVersions(uri, latest);
-            assertSameTags(uri, latest, tags);
-        }
-        try (org.lance.Dataset ds = lanceOpen(uri)) {
-            assertThat(ds.version()).isEqualTo(5);
-            assertThat(ds.countRows()).isEqualTo(1000);
-            try (org.lance.Dataset v3 = ds.checkoutVersion(3)) {
-                assertThat(v3.countRows()).isEqualTo(12_500 - 5500 - 65 - 5);
+            Map<String, Long> tags = Map.of("ours-appended", 2L, "ours-overwritten", 4L, "ours-deleted", 3L);
+            try (Dataset latest = v1.checkoutLatest().block()) {
+                assertThat(javelinVersions(latest)).containsExactly(1L, 2L, 3L, 4L, 5L);
+                assertSameVersions(uri, latest);
+                assertSameTags(uri, latest, tags);
             }
-        }
+            try (org.lance.Dataset ds = lanceOpen(uri)) {
+                assertThat(ds.version()).isEqualTo(5);
+                assertThat(ds.countRows()).isEqualTo(1000);
+                try (org.lance.Dataset v3 = ds.checkoutVersion(3)) {
+                    assertThat(v3.countRows()).isEqualTo(12_500 - 5500 - 65 - 5);
+                }
+            }
 
-        // lance-core appends and deletes on our dataset; we read the result (and every version again)
-        lanceWrite(uri, 50_000, 300, org.lance.WriteParams.WriteMode.APPEND);           // v6
-        try (org.lance.Dataset ds = lanceOpen(uri)) {
-            ds.delete("id % 2 = 1");                                                    // v7
-            ds.tags().create("theirs-on-ours", 6);
-            assertThat(ds.version()).isEqualTo(7);
-        }
-        try (Dataset latest = Dataset.open(uri, options).block()) {
-            assertThat(latest.version()).isEqualTo(7);
-            assertThat(javelinVersions(latest)).containsExactly(1L, 2L, 3L, 4L, 5L, 6L, 7L);
-            assertThat(latest.count().block()).isEqualTo(650);
-            assertThat(scan(latest)).hasSize(650).allMatch(r -> Long.parseLong(r.substring(0, r.indexOf('|'))) % 2 == 0);
-            assertSameVersions(uri, latest);
-            Map<String, Long> all = new TreeMap<>(tags);
-            all.put("theirs-on-ours", 6L);
-            assertSameTags(uri, latest, all);
-            // and we keep committing after lance-core did: lance-core reads it
-            try (Dataset v8 = latest.delete("id >= 50000").block()) {
-                assertThat(v8.version()).isEqualTo(8);
+            // lance-core appends and deletes on our dataset; we read the result (and every version again)
+            lanceWrite(uri, 50_000, 300, org.lance.WriteParams.WriteMode.APPEND);       // v6
+            try (org.lance.Dataset ds = lanceOpen(uri)) {
+                ds.delete("id % 2 = 1");                                                // v7
+                ds.tags().create("theirs-on-ours", 6);
+                assertThat(ds.version()).isEqualTo(7);
+            }
+            try (Dataset latest = v1.checkoutLatest().block()) {
+                assertThat(latest.version()).isEqualTo(7);
+                assertThat(javelinVersions(latest)).containsExactly(1L, 2L, 3L, 4L, 5L, 6L, 7L);
+                assertThat(latest.count().block()).isEqualTo(650);
+                assertThat(scan(latest)).hasSize(650)
+                        .allMatch(r -> Long.parseLong(r.substring(0, r.indexOf('|'))) % 2 == 0);
+                assertSameVersions(uri, latest);
+                Map<String, Long> all = new TreeMap<>(tags);
+                all.put("theirs-on-ours", 6L);
+                assertSameTags(uri, latest, all);
+                // and we keep committing after lance-core did: lance-core reads it
+                try (Dataset v8 = latest.delete("id >= 50000").block()) {
+                    assertThat(v8.version()).isEqualTo(8);
+                }
             }
         }
         assertThat(lanceCount(uri)).isEqualTo(500);
+        assertThat(lanceRows(uri, 8)).hasSize(500).isEqualTo(lanceRows(uri, 7).subList(0, 500));
     }
 
     // ------------------------------------------------------------------ comparisons
