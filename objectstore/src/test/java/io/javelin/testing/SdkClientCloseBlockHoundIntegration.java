@@ -1,4 +1,4 @@
-package io.javelin.interop.cloud;
+package io.javelin.testing;
 
 import reactor.blockhound.BlockHound;
 import reactor.blockhound.integration.BlockHoundIntegration;
