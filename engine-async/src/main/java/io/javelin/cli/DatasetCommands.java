@@ -81,6 +81,8 @@ final class DatasetCommands {
         @Mixin
         CliSupport.Common common;
         @Mixin
+        Progress.Options progress;
+        @Mixin
         At at;
 
         @Option(names = {"-c", "--columns"}, split = ",", description = "Columns (nested: a.b).")
@@ -121,15 +123,23 @@ final class DatasetCommands {
                     if (output == null) {
                         throw new IllegalArgumentException("--format arrow needs --output FILE");
                     }
-                    if (format == CliSupport.Format.arrow) {
-                        try (FileChannel ch = FileChannel.open(output, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                                StandardOpenOption.TRUNCATE_EXISTING)) {
-                            n = CliSupport.writeArrow(s.scan(alloc), schema, ch, alloc);
+                    long total = Progress.UNKNOWN;
+                    if (Progress.enabled(progress) && filter == null) { // a filtered count would cost a second scan
+                        total = Math.max(0, ds.count().block() - offset);
+                        total = lim >= 0 ? Math.min(total, lim) : total;
+                    }
+                    try (Progress p = Progress.start(spec, progress, "scan", total, Progress.UNKNOWN)) {
+                        if (format == CliSupport.Format.arrow) {
+                            try (FileChannel ch = FileChannel.open(output, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                                    StandardOpenOption.TRUNCATE_EXISTING)) {
+                                n = CliSupport.writeArrow(p.track(s.scan(alloc)), schema, ch, alloc);
+                            }
+                        } else {
+                            try (PrintWriter w = new PrintWriter(java.nio.file.Files.newBufferedWriter(output))) {
+                                n = CliSupport.print(p.track(s.scan(alloc)), schema, format, w);
+                            }
                         }
-                    } else {
-                        try (PrintWriter w = new PrintWriter(java.nio.file.Files.newBufferedWriter(output))) {
-                            n = CliSupport.print(s.scan(alloc), schema, format, w);
-                        }
+                        p.finish();
                     }
                     out.printf("wrote %d rows to %s%n", n, output);
                 } else {

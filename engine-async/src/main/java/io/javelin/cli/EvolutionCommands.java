@@ -248,6 +248,8 @@ final class EvolutionCommands {
         CommandLine.Model.CommandSpec spec;
         @Mixin
         CliSupport.Common common;
+        @Mixin
+        Progress.Options progress;
         @Parameters(index = "0", paramLabel = "URI")
         String uri;
         @Parameters(index = "1", paramLabel = "IN.arrow")
@@ -287,7 +289,11 @@ final class EvolutionCommands {
                 } else if (deleteBySource) {
                     m = m.whenNotMatchedBySourceDelete();
                 }
-                MergeInsertResult r = m.execute(batches(reader, alloc)).block();
+                MergeInsertResult r;
+                try (Progress p = Progress.start(spec, progress, "merge-insert (source rows)", Progress.UNKNOWN, Progress.UNKNOWN)) {
+                    r = m.execute(p.track(batches(reader, alloc))).block();
+                    p.finish();
+                }
                 try (Dataset after = r.dataset()) {
                     spec.commandLine().getOut().printf("inserted %d, updated %d, deleted %d rows; version %d has %d rows%n",
                             r.inserted(), r.updated(), r.deleted(), after.version(), after.count().block());

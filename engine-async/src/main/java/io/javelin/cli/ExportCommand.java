@@ -22,6 +22,8 @@ final class ExportCommand implements Callable<Integer> {
     CommandLine.Model.CommandSpec spec;
     @Mixin
     CliSupport.Common common;
+    @Mixin
+    Progress.Options progress;
 
     @Parameters(index = "0", paramLabel = "URI")
     String uri;
@@ -50,7 +52,11 @@ final class ExportCommand implements Callable<Integer> {
              FileChannel ch = FileChannel.open(out, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                      StandardOpenOption.TRUNCATE_EXISTING)) {
             Scanner s = ds.scanner().columns(columns).filter(filter);
-            rows = CliSupport.writeArrow(s.scan(alloc), s.outputSchema(), ch, alloc);
+            try (Progress p = Progress.start(spec, progress, "export", Progress.enabled(progress) && filter == null
+                    ? ds.count().block() : Progress.UNKNOWN, Progress.UNKNOWN)) {
+                rows = CliSupport.writeArrow(p.track(s.scan(alloc)), s.outputSchema(), ch, alloc);
+                p.finish();
+            }
             v = ds.version();
         }
         spec.commandLine().getOut().printf("exported %d rows of version %d to %s%n", rows, v, out);

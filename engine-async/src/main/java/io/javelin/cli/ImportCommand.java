@@ -31,6 +31,8 @@ final class ImportCommand implements Callable<Integer> {
     CommandLine.Model.CommandSpec spec;
     @Mixin
     CliSupport.Common common;
+    @Mixin
+    Progress.Options progress;
 
     @Parameters(index = "0", paramLabel = "IN.arrow")
     Path in;
@@ -58,7 +60,8 @@ final class ImportCommand implements Callable<Integer> {
                 .withTableConfig(layout.equals("tree") ? java.util.Map.of("lance.manifest.layout", "tree") : java.util.Map.of());
         try (BufferAllocator alloc = new CliSupport.Allocator();
              FileChannel ch = FileChannel.open(in, StandardOpenOption.READ);
-             ArrowFileReader reader = new ArrowFileReader(ch, alloc)) {
+             ArrowFileReader reader = new ArrowFileReader(ch, alloc);
+             Progress p = Progress.start(spec, progress, "import", Progress.UNKNOWN, ch.size())) {
             Schema schema = reader.getVectorSchemaRoot().getSchema();
             // The IPC reader reuses one root: hand the writer an owned copy of each batch, read off the event loops.
             Flux<VectorSchemaRoot> batches = Flux.<VectorSchemaRoot>generate(sink -> {
@@ -72,12 +75,14 @@ final class ImportCommand implements Callable<Integer> {
                     try (ArrowRecordBatch rb = new VectorUnloader(src).getRecordBatch()) {
                         new VectorLoader(copy).load(rb);
                     }
+                    p.bytesAt(ch.position());
                     sink.next(copy);
                 } catch (java.io.IOException e) {
                     sink.error(e);
                 }
             }).subscribeOn(Schedulers.boundedElastic());
-            try (Dataset ds = Dataset.write(uri, common.storageOptions, batches, schema, params).block()) {
+            try (Dataset ds = Dataset.write(uri, common.storageOptions, p.trackRows(batches), schema, params).block()) {
+                p.finish();
                 spec.commandLine().getOut().printf("imported into %s: version %d, %d rows, data storage %s%n", ds.uri(),
                         ds.version(), ds.count().block(), ds.dataStorageVersion());
             }

@@ -8,6 +8,7 @@ import io.javelin.tx.maintenance.CleanupPolicy;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.regex.Matcher;
@@ -30,6 +31,8 @@ final class MaintenanceCommands {
         CommandLine.Model.CommandSpec spec;
         @Mixin
         CliSupport.Common common;
+        @Mixin
+        Progress.Options progress;
         @Parameters(index = "0", paramLabel = "URI", description = "Dataset URI.")
         String uri;
         @Option(names = "--target-rows", paramLabel = "N", description = "Target rows per fragment (default ${DEFAULT-VALUE}).")
@@ -45,7 +48,17 @@ final class MaintenanceCommands {
             CompactionOptions o = CompactionOptions.defaults().withTargetRowsPerFragment(targetRows)
                     .withMaterializeDeletions(!keepDeletions, threshold);
             try (Dataset ds = CliSupport.open(uri, common.storageOptions, null, null)) {
-                CompactionResult r = ds.compact(o).block();
+                CompactionResult r;
+                long total = Progress.UNKNOWN;
+                if (Progress.enabled(progress)) { // rows the plan will rewrite: live rows of the grouped fragments
+                    total = io.javelin.engine.maintenance.CompactionPlanner.plan(ds.loadFragments().block(), o).stream()
+                            .flatMap(List::stream).mapToLong(f -> f.physicalRows() - f.deletedRows()).sum();
+                }
+                try (Progress p = Progress.start(spec, progress, "compact", total, Progress.UNKNOWN)) {
+                    r = ds.compact(o).contextWrite(io.javelin.engine.maintenance.CompactionProgress.reporting(n -> p.add(n, 0)))
+                            .block();
+                    p.finish();
+                }
                 try (Dataset after = r.dataset()) {
                     if (after.version() == ds.version()) {
                         out.println("nothing to compact (version " + ds.version() + ")");
