@@ -423,6 +423,7 @@ public class FragmentTreeBenchmark {
         List<Integer> wideSizes = new ArrayList<>();
         int latency = 0;
         String chart = null;
+        List<String> backfill = new ArrayList<>();
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--latency-ms" -> latency = Integer.parseInt(args[++i]);
@@ -432,7 +433,28 @@ public class FragmentTreeBenchmark {
                     }
                 }
                 case "--chart" -> chart = args[++i];
+                case "--backfill" -> {
+                    for (String w : args[++i].split(",")) {
+                        backfill.add(w);
+                    }
+                }
                 default -> sizes.add(Integer.parseInt(args[i]));
+            }
+        }
+        if (!backfill.isEmpty()) {
+            System.out.println("| fragments | layout | commits | column filled | GETs/commit | GET bytes/commit"
+                    + " | PUT bytes total | PUT bytes/commit (amortized) | max PUT bytes/commit | p50 ms | p99 ms |");
+            System.out.println("|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+            for (String b : backfill) {
+                String[] nk = b.split(":");
+                int n = Integer.parseInt(nk[0]);
+                int commits = nk.length > 1 ? Integer.parseInt(nk[1]) : n / 10;
+                for (boolean tree : new boolean[] {false, true}) {
+                    backfillRun(n, tree, commits);
+                }
+            }
+            if (sizes.isEmpty() && wideSizes.isEmpty()) {
+                return;
             }
         }
         if (sizes.isEmpty() && wideSizes.isEmpty()) {
@@ -454,6 +476,33 @@ public class FragmentTreeBenchmark {
             FragmentTreeChart.write(data, java.nio.file.Path.of(chart));
             System.out.println("chart: " + chart);
         }
+    }
+
+    /**
+     * Backfills one column over the first {@code commits * 10} fragments, one DataReplacement of 10
+     * fragments per commit (after a Project adding the all-null column): totals and per-commit
+     * amortized bytes over the whole run, so buffer drains and leaf rewrites are included.
+     */
+    private static void backfillRun(int n, boolean tree, int commits) {
+        Fixture fx = new Fixture(n, tree, 0, false);
+        fx.startBackfill();
+        long[] before = fx.store.counts();
+        long maxPut = 0;
+        double[] ms = new double[commits];
+        for (int i = 0; i < commits; i++) {
+            long put0 = fx.store.putBytes.get();
+            long t = System.nanoTime();
+            fx.backfillByDataReplacement();
+            ms[i] = (System.nanoTime() - t) / 1e6;
+            maxPut = Math.max(maxPut, fx.store.putBytes.get() - put0);
+        }
+        long[] after = fx.store.counts();
+        java.util.Arrays.sort(ms);
+        long putTotal = after[3] - before[3];
+        System.out.printf(Locale.ROOT, "| %d | %s | %d | %.0f%% | %.2f | %d | %d | %d | %d | %.2f | %.2f |%n", n,
+                tree ? "tree" : "flat", commits, 100.0 * Math.min(n, commits * 10L) / n,
+                (after[0] - before[0]) / (double) commits, (after[1] - before[1]) / commits, putTotal,
+                putTotal / commits, maxPut, rank(ms, 0.5), rank(ms, 0.99));
     }
 
     private static void report(int n, boolean tree, boolean wide, int latency, FragmentTreeChart.Data data) {
