@@ -424,6 +424,7 @@ public class FragmentTreeBenchmark {
         int latency = 0;
         String chart = null;
         List<String> backfill = new ArrayList<>();
+        String chartFrom = null;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--latency-ms" -> latency = Integer.parseInt(args[++i]);
@@ -433,6 +434,7 @@ public class FragmentTreeBenchmark {
                     }
                 }
                 case "--chart" -> chart = args[++i];
+                case "--chart-from" -> chartFrom = args[++i];
                 case "--backfill" -> {
                     for (String w : args[++i].split(",")) {
                         backfill.add(w);
@@ -440,6 +442,22 @@ public class FragmentTreeBenchmark {
                 }
                 default -> sizes.add(Integer.parseInt(args[i]));
             }
+        }
+        if (chartFrom != null) {
+            // redraw from saved reports of this generator (e.g. separate runs for 10^3-10^5 and 10^6)
+            FragmentTreeChart.Data saved = new FragmentTreeChart.Data();
+            for (String file : chartFrom.split(",")) {
+                for (String line : java.nio.file.Files.readAllLines(java.nio.file.Path.of(file))) {
+                    String[] c = line.split("\\|");
+                    if (c.length >= 10 && (c[1].trim().equals("narrow") || c[1].trim().equals("wide"))
+                            && FragmentTreeChart.PLOTTED.contains(c[4].trim()) && !c[8].isBlank()) {
+                        saved.add(c[1].trim() + " " + c[4].trim(), c[3].trim().equals("tree"),
+                                Integer.parseInt(c[2].trim()), Long.parseLong(c[8].trim()));
+                    }
+                }
+            }
+            FragmentTreeChart.write(saved, java.nio.file.Path.of(chart));
+            return;
         }
         if (!backfill.isEmpty()) {
             System.out.println("| fragments | layout | commits | column filled | GETs/commit | GET bytes/commit"
