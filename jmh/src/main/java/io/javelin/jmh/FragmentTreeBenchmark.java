@@ -47,8 +47,12 @@ import reactor.core.scheduler.Schedulers;
  * delete one row (a deletion file on one fragment) through the real commit engine.
  *
  * <p>Time: {@code ./bench FragmentTreeBenchmark -p fragments=1000,10000,100000}. Bytes and request
- * counts (deterministic) with times: {@code java -cp ... io.javelin.jmh.FragmentTreeBenchmark
- * [fragments...] [--latency-ms N]} prints the Markdown table of docs/benchmarks.md.
+ * counts (deterministic) with times, p50/p99 and sampled peak heap: {@code java -cp ...
+ * io.javelin.jmh.FragmentTreeBenchmark [fragments...] [--wide N,N] [--latency-ms N] [--chart PNG]}
+ * prints the Markdown tables of docs/benchmarks.md (also replace data in 10 fragments, backfill
+ * in commits of 10, and the wide shape of 100 columns in 6 files); {@code --backfill N[:commits],...}
+ * runs a whole-column backfill and reports amortized bytes per commit; {@code --chart-from
+ * REPORT,... --chart PNG} redraws the chart from saved reports.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -114,6 +118,11 @@ public class FragmentTreeBenchmark {
     @Benchmark
     public long deleteOneRow() {
         return fx.deleteOneRow(ThreadLocalRandom.current().nextLong(fragments));
+    }
+
+    @Benchmark
+    public long replaceTenFragments() {
+        return fx.replaceTenByUpdate();
     }
 
     // ------------------------------------------------------------------ fixture
@@ -189,6 +198,8 @@ public class FragmentTreeBenchmark {
 
         final boolean wide;
         final List<Field> schema;
+        /** Seeded: two fixtures given the same operations touch the same fragments (differential test). */
+        final java.util.Random picks = new java.util.Random(42);
         long initial;
 
         Fixture(int n, boolean tree, int latencyMs) {
@@ -269,7 +280,7 @@ public class FragmentTreeBenchmark {
         List<Long> pick(int count) {
             List<Long> ids = new ArrayList<>();
             long n = initial;
-            long start = ThreadLocalRandom.current().nextLong(n);
+            long start = (long) (picks.nextDouble() * n);
             for (int i = 0; i < count; i++) {
                 ids.add((start + i * (n / count)) % n);
             }
