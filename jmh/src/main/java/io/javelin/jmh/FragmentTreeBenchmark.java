@@ -479,7 +479,9 @@ public class FragmentTreeBenchmark {
                 int n = Integer.parseInt(nk[0]);
                 int commits = nk.length > 1 ? Integer.parseInt(nk[1]) : n / 10;
                 for (boolean tree : new boolean[] {false, true}) {
-                    backfillRun(n, tree, commits);
+                    if (nk.length < 3 || nk[2].equals(tree ? "tree" : "flat")) { // N:commits:tree runs one layout
+                        backfillRun(n, tree, commits);
+                    }
                 }
             }
             if (sizes.isEmpty() && wideSizes.isEmpty()) {
