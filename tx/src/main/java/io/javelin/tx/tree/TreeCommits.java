@@ -153,6 +153,11 @@ public final class TreeCommits {
                 ids.addAll(txn.getUpdate().getRemovedFragmentIdsList());
                 return Optional.of(ids);
             }
+            case DATA_REPLACEMENT -> {
+                // replaces files inside the named fragments only
+                txn.getDataReplacement().getReplacementsList().forEach(r -> ids.add(r.getFragmentId()));
+                return Optional.of(ids);
+            }
             default -> {
                 return Optional.empty();
             }
