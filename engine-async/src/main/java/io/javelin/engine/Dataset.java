@@ -609,6 +609,22 @@ public final class Dataset implements AutoCloseable {
         return withFragments(() -> SchemaEvolution.addColumns(this, data, columns)).map(this::derived).onErrorMap(e -> translate(uri(), version(), e));
     }
 
+    /**
+     * Distributed new columns, step 1 (a worker): writes data files of {@code columns} for the fragments
+     * {@code fragmentIds} of this version, fed one row per live row in that order; nothing is committed.
+     * Ship each {@link FragmentMetadata#toJson()} to the committer.
+     */
+    public Mono<List<FragmentMetadata>> writeColumns(List<Long> fragmentIds, Flux<VectorSchemaRoot> data, Schema columns) {
+        return withFragments(() -> SchemaEvolution.writeColumns(this, fragmentIds, data, columns))
+                .onErrorMap(e -> translate(uri(), version(), e));
+    }
+
+    /** Distributed new columns, step 2 (the committer): commits every worker's files as one Merge. */
+    public Mono<Dataset> commitColumns(List<FragmentMetadata> written, Schema columns) {
+        return withFragments(() -> SchemaEvolution.commitColumns(this, written, columns)).map(this::derived)
+                .onErrorMap(e -> translate(uri(), version(), e));
+    }
+
     /** Drops columns or struct children ({@code "s.a"}): metadata only (a Project), data files stay. */
     public Mono<Dataset> dropColumns(List<String> columns) {
         return withFragments(() -> SchemaEvolution.dropColumns(this, columns)).map(this::derived).onErrorMap(e -> translate(uri(), version(), e));

@@ -110,8 +110,68 @@ final class SchemaEvolution {
      * value for non-nullable columns) so that every new file has {@code physical_rows} rows.
      */
     static Mono<Snapshot> addColumns(Dataset ds, Flux<VectorSchemaRoot> data, Schema columns) {
+        return writeColumnFiles(ds, ds.fragments(), data, columns)
+                .flatMap(files -> commitMerge(ds, files, newFieldIds(ds, columns.getFields())));
+    }
+
+    /**
+     * Distributed new columns, worker side: data files for {@code columns} of {@code frags} only (one row per
+     * live row, in the order of {@code frags}), not committed. Field ids are those the dataset version
+     * assigns next, so every worker of one version agrees.
+     */
+    static Mono<List<FragmentMetadata>> writeColumns(Dataset ds, List<Long> fragmentIds, Flux<VectorSchemaRoot> data,
+                                                      Schema columns) {
         return Mono.defer(() -> {
-            List<FragmentInfo> frags = ds.fragments();
+            Map<Long, FragmentInfo> byId = new LinkedHashMap<>();
+            ds.fragments().forEach(f -> byId.put(f.id(), f));
+            List<FragmentInfo> frags = new ArrayList<>();
+            for (Long id : fragmentIds) {
+                FragmentInfo f = byId.get(id);
+                if (f == null) {
+                    throw error(ds, "Fragment " + id + " does not exist in this version");
+                }
+                frags.add(f);
+            }
+            return writeColumnFiles(ds, frags, data, columns).map(files -> frags.stream()
+                    .map(f -> new FragmentMetadata(f.fragment().toBuilder().addFiles(files.get(f.id())).build())).toList());
+        });
+    }
+
+    /**
+     * Distributed new columns, committer side: one Merge of the workers' fragments; fragments no worker
+     * covered read the new columns as NULL. A fragment whose data files changed since (compaction, another
+     * column) is refused; deletions in between are fine, the new files are aligned by physical row.
+     */
+    static Mono<Snapshot> commitColumns(Dataset ds, List<FragmentMetadata> written, Schema columns) {
+        return Mono.defer(() -> {
+            List<io.javelin.encoding.pb.file.Field> added = newFieldIds(ds, columns.getFields());
+            java.util.Set<Integer> ids = new java.util.HashSet<>();
+            added.forEach(f -> ids.add(f.getId()));
+            Map<Long, FragmentInfo> byId = new LinkedHashMap<>();
+            ds.fragments().forEach(f -> byId.put(f.id(), f));
+            Map<Long, DataFile> files = new LinkedHashMap<>();
+            for (FragmentMetadata w : written) {
+                DataFragment nf = w.fragment();
+                FragmentInfo cur = byId.get(nf.getId());
+                int have = cur == null ? -1 : cur.fragment().getFilesCount();
+                if (cur == null || nf.getFilesCount() != have + 1
+                        || !nf.getFilesList().subList(0, have).equals(cur.fragment().getFilesList())) {
+                    throw error(ds, "Fragment " + nf.getId() + " changed since its columns were written; write them again");
+                }
+                DataFile df = nf.getFiles(have);
+                if (!ids.containsAll(df.getFieldsList()) || files.put(nf.getId(), df) != null) {
+                    throw error(ds, "Fragment " + nf.getId() + ": new data file has fields " + df.getFieldsList()
+                            + ", expected the new columns' ids " + ids + " (once per fragment)");
+                }
+            }
+            return commitMerge(ds, files, added);
+        });
+    }
+
+    /** Writes one data file of {@code columns} per fragment of {@code frags}, fed by {@code data}. */
+    private static Mono<Map<Long, DataFile>> writeColumnFiles(Dataset ds, List<FragmentInfo> frags, Flux<VectorSchemaRoot> data,
+                                                              Schema columns) {
+        return Mono.defer(() -> {
             AtomicInteger frag = new AtomicInteger();
             AtomicLong left = new AtomicLong(frags.isEmpty() ? 0 : frags.get(0).liveRows());
             BufferAllocator alloc = new RootAllocator();
@@ -161,7 +221,7 @@ final class SchemaEvolution {
                         if (written.get() < frags.size() || left.get() > 0) {
                             return Mono.error(error(ds, "Stream ended before producing values for all rows in dataset"));
                         }
-                        return commitMerge(ds, files, added);
+                        return Mono.just(files);
                     }))
                     .doOnDiscard(Map.Entry.class, e -> {
                         if (e.getValue() instanceof VectorSchemaRoot r) {
