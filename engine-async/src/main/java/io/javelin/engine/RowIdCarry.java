@@ -1,7 +1,6 @@
 package io.javelin.engine;
 
 import io.javelin.tx.FragmentInfo;
-import io.javelin.tx.manifest.FeatureFlags;
 import io.javelin.tx.pb.DataFragment;
 import io.javelin.tx.rowid.RowIdAssigner;
 import java.util.ArrayList;
@@ -22,12 +21,8 @@ final class RowIdCarry {
     private RowIdCarry() {
     }
 
-    static boolean enabled(Dataset ds) {
-        return (ds.snapshot().manifestFile().manifest().getReaderFeatureFlags() & FeatureFlags.STABLE_ROW_IDS) != 0;
-    }
-
     static Mono<List<DataFragment>> carry(Dataset ds, List<DataFragment> written, long[] replacedAddresses) {
-        if (!enabled(ds)) {
+        if (!ds.hasStableRowIds()) {
             return Mono.just(written);
         }
         return ds.rowIds().preload().then(Mono.fromCallable(() -> {

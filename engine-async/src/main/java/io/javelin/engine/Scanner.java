@@ -206,7 +206,7 @@ public final class Scanner {
         Flux<VectorSchemaRoot> run = filter == null || !pushdown || fragmentIds != null ? regular
                 : Flux.defer(() -> io.javelin.engine.index.ScalarIndexScan.scan(dataset, columns, filter, withRowId, withRowAddress,
                         limit, offset, batchSize, ids -> fragments(ids).limit(-1).offset(0).scan(allocator), allocator, regular));
-        return prepare.thenMany(run).onErrorMap(e -> Dataset.translate(dataset.uri(), dataset.version(), firstCause(e)));
+        return prepare.thenMany(run).onErrorMap(e -> Dataset.translate(dataset.uri(), dataset.version(), io.javelin.objectstore.internal.FirstError.of(e)));
     }
 
     /**
@@ -217,31 +217,10 @@ public final class Scanner {
         return new io.javelin.engine.index.NearestQuery(dataset, columns, filter, withRowId, column, query, k);
     }
 
-    /**
-     * Fragments read in parallel can fail together (one store outage, several reads): Reactor then reports
-     * a composite "Multiple exceptions". The first one is the error; the others ride along as suppressed.
-     */
-    static Throwable firstCause(Throwable e) {
-        if (!reactor.core.Exceptions.isMultiple(e)) {
-            return e;
-        }
-        List<Throwable> all = reactor.core.Exceptions.unwrapMultiple(e);
-        if (all.isEmpty()) {
-            return e;
-        }
-        Throwable first = all.get(0);
-        for (int i = 1; i < all.size(); i++) {
-            if (all.get(i) != first) {
-                first.addSuppressed(all.get(i));
-            }
-        }
-        return first;
-    }
-
     /** Rows the scan would return, ignoring limit and offset; without a filter only metadata is read. */
     public Mono<Long> count() {
         return dataset.snapshot().loadFragments().then(Mono.defer(() -> Scan.count(this, plan())))
-                .onErrorMap(e -> Dataset.translate(dataset.uri(), dataset.version(), firstCause(e)));
+                .onErrorMap(e -> Dataset.translate(dataset.uri(), dataset.version(), io.javelin.objectstore.internal.FirstError.of(e)));
     }
 
     /** What to read: resolved once per run. */

@@ -173,7 +173,7 @@ class ScanCancellationStressTest {
     void parallelFailuresSurfaceAsTheFirstTypedErrorWithTheOthersSuppressed() {
         var a = new io.javelin.objectstore.TransientObjectStoreException("injected: a", 500, "InternalError", null);
         var b = new io.javelin.objectstore.TransientObjectStoreException("injected: b", 500, "InternalError", null);
-        Throwable first = Scanner.firstCause(reactor.core.Exceptions.multiple(a, b));
+        Throwable first = io.javelin.objectstore.internal.FirstError.of(reactor.core.Exceptions.multiple(a, b));
         assertThat(first).isSameAs(a);
         assertThat(first.getSuppressed()).containsExactly(b);
         assertThat(Dataset.translate(uri, 2, first)).isInstanceOf(DatasetException.class).hasMessageContaining("injected: a");

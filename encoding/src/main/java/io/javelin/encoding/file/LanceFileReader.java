@@ -232,7 +232,7 @@ public final class LanceFileReader implements AutoCloseable {
                 .flatMap(i -> load(toLoad.get(i), owners.get(i), partial ? ranges : null)
                         .map(o -> new Loaded(toLoad.get(i), o)), PAGE_CONCURRENCY)
                 // pages failing together (one corrupt region, several pages) surface as the first typed error
-                .onErrorMap(reactor.core.Exceptions::isMultiple, LanceFileReader::firstError)
+                .onErrorMap(reactor.core.Exceptions::isMultiple, io.javelin.objectstore.internal.FirstError::of)
                 .doOnNext(l -> cache.put(l.ref(), l.page()))
                 // CancelSafe: a batch finished just as the scan is cancelled is closed, not dropped
                 .then(io.javelin.encoding.io.CancelSafe.produceOn(Schedulers.parallel(), () -> {
@@ -343,17 +343,4 @@ public final class LanceFileReader implements AutoCloseable {
         source.close();
     }
 
-    private static Throwable firstError(Throwable e) {
-        List<Throwable> all = reactor.core.Exceptions.unwrapMultiple(e);
-        if (all.isEmpty()) {
-            return e;
-        }
-        Throwable first = all.get(0);
-        for (int i = 1; i < all.size(); i++) {
-            if (all.get(i) != first) {
-                first.addSuppressed(all.get(i));
-            }
-        }
-        return first;
-    }
 }

@@ -326,7 +326,7 @@ public final class TreeSnapshot {
             return reader.loadNode(ref, seqs).flatMapMany(child -> walkAll(child, buckets.get(i), seqs));
         }, env.config().leafParallelism(), 32)
                 // delayError gathers every failing child: report the first (typed) one, the rest suppressed
-                .onErrorMap(reactor.core.Exceptions::isMultiple, TreeSnapshot::firstError);
+                .onErrorMap(reactor.core.Exceptions::isMultiple, io.javelin.objectstore.internal.FirstError::of);
     }
 
     /**
@@ -390,17 +390,4 @@ public final class TreeSnapshot {
         return new ObjectLocation(owner.root(), "data/" + df.getPath());
     }
 
-    static Throwable firstError(Throwable e) {
-        List<Throwable> all = reactor.core.Exceptions.unwrapMultiple(e);
-        if (all.isEmpty()) {
-            return e;
-        }
-        Throwable first = all.get(0);
-        for (int i = 1; i < all.size(); i++) {
-            if (all.get(i) != first) {
-                first.addSuppressed(all.get(i));
-            }
-        }
-        return first;
-    }
 }

@@ -602,7 +602,7 @@ public final class TreeWriter {
             Part p = n.children.get(i);
             long watermark = p.ref.getMaterializedThroughActionSequence();
             return s.leaf(p, p.minKey(), n.childHi(i)).map(records -> Replay.apply(records, buckets.get(i), watermark));
-        }, config.leafParallelism(), 1).onErrorMap(reactor.core.Exceptions::isMultiple, TreeSnapshot::firstError)
+        }, config.leafParallelism(), 1).onErrorMap(reactor.core.Exceptions::isMultiple, io.javelin.objectstore.internal.FirstError::of)
                 .collectList().flatMap(lists -> {
             List<DataFragment> all = new ArrayList<>();
             lists.forEach(all::addAll);
