@@ -6,6 +6,7 @@ import io.javelin.objectstore.memory.Buffer;
 import io.javelin.objectstore.metrics.StoreCounters;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
+import java.util.concurrent.atomic.AtomicBoolean;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
@@ -19,27 +20,41 @@ public final class Bodies {
      * Copies {@code body} into a new buffer of {@code expected} bytes. A body that ends early or runs
      * long fails with {@link TruncatedReadException}. The buffer is freed on error and on cancel;
      * on success the subscriber owns the returned handle.
+     *
+     * <p>One flag decides ownership: either the completed buffer is handed downstream, or a cancel or
+     * error releases it — never both, never neither. ({@code Mono.usingWhen} with a shared handle could
+     * lose the handle when a cancel raced the body's completion.)
      */
     public static Mono<Buffer> collect(Flux<ByteBuffer> body, long expected, String path, StoreCounters counters,
             String label) {
-        return Mono.usingWhen(
-                Mono.fromSupplier(() -> Buffer.allocate(expected, label)),
-                buf -> body.reduce(0L, (pos, bb) -> {
-                    int n = bb.remaining();
-                    if (pos + n > expected) {
-                        throw new TruncatedReadException(path, expected, pos + n);
-                    }
-                    MemorySegment.copy(MemorySegment.ofBuffer(bb), 0, buf.segment(), pos, n);
-                    counters.bytes(OpClass.READ, n);
-                    return pos + n;
-                }).map(total -> {
-                    if (total != expected) {
-                        throw new TruncatedReadException(path, expected, total);
-                    }
-                    return buf.share();
-                }),
-                buf -> Mono.fromRunnable(buf::release),
-                (buf, err) -> Mono.fromRunnable(buf::release),
-                buf -> Mono.fromRunnable(buf::release));
+        return Mono.defer(() -> {
+            Buffer buf = Buffer.allocate(expected, label);
+            AtomicBoolean settled = new AtomicBoolean();
+            Runnable releaseUnlessSettled = () -> {
+                if (settled.compareAndSet(false, true)) {
+                    buf.release();
+                }
+            };
+            return body.reduce(0L, (pos, bb) -> {
+                        int n = bb.remaining();
+                        if (pos + n > expected) {
+                            throw new TruncatedReadException(path, expected, pos + n);
+                        }
+                        if (!settled.get()) { // after a cancel the buffer may already be gone
+                            MemorySegment.copy(MemorySegment.ofBuffer(bb), 0, buf.segment(), pos, n);
+                        }
+                        counters.bytes(OpClass.READ, n);
+                        return pos + n;
+                    })
+                    .<Buffer>handle((total, sink) -> {
+                        if (total != expected) {
+                            sink.error(new TruncatedReadException(path, expected, total));
+                        } else if (settled.compareAndSet(false, true)) {
+                            sink.next(buf);
+                        }
+                    })
+                    .doOnError(e -> releaseUnlessSettled.run())
+                    .doOnCancel(releaseUnlessSettled);
+        });
     }
 }

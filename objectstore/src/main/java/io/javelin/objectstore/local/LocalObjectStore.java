@@ -15,7 +15,6 @@ import io.javelin.objectstore.internal.BlockingReads;
 import io.javelin.objectstore.memory.Buffer;
 import io.javelin.objectstore.metrics.StoreCounters;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -33,7 +32,6 @@ import java.util.List;
 import java.util.TreeSet;
 import java.util.UUID;
 import java.util.concurrent.Callable;
-import java.util.stream.Stream;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Scheduler;
@@ -456,15 +454,13 @@ public final class LocalObjectStore implements ObjectStore {
                 }
             }
         } else {
-            try (Stream<Path> walk = Files.walk(dir)) {
-                walk.filter(Files::isRegularFile)
-                        .filter(x -> !x.getFileName().toString().startsWith(TMP_PREFIX))
-                        .map(x -> root.relativize(x).toString())
-                        .filter(k -> k.startsWith(prefix))
-                        .forEach(entries::add);
-            } catch (UncheckedIOException e) {
-                throw e.getCause();
-            }
+            walkObjects(dir, x -> {
+                String k = root.relativize(x).toString();
+                if (k.startsWith(prefix)) {
+                    entries.add(k);
+                }
+                return true;
+            });
         }
         List<ObjectMeta> objects = new ArrayList<>();
         List<String> prefixes = new ArrayList<>();
@@ -487,9 +483,37 @@ public final class LocalObjectStore implements ObjectStore {
     }
 
     private static boolean hasObjects(Path dir) throws IOException {
-        try (Stream<Path> walk = Files.walk(dir)) {
-            return walk.anyMatch(x -> Files.isRegularFile(x) && !x.getFileName().toString().startsWith(TMP_PREFIX));
-        }
+        boolean[] found = {false};
+        walkObjects(dir, x -> {
+            found[0] = true;
+            return false;
+        });
+        return found[0];
+    }
+
+    /**
+     * Visits every regular, non-temporary file under {@code dir} until {@code visitor} returns false.
+     * Entries that vanish during the walk (another writer's temp file renamed or a delete) are skipped,
+     * as an object-store listing would; {@code Files.walk} would fail the whole listing instead.
+     */
+    private static void walkObjects(Path dir, java.util.function.Predicate<Path> visitor) throws IOException {
+        Files.walkFileTree(dir, new java.nio.file.SimpleFileVisitor<>() {
+            @Override
+            public java.nio.file.FileVisitResult visitFile(Path file, java.nio.file.attribute.BasicFileAttributes attrs) {
+                if (!attrs.isRegularFile() || file.getFileName().toString().startsWith(TMP_PREFIX)) {
+                    return java.nio.file.FileVisitResult.CONTINUE;
+                }
+                return visitor.test(file) ? java.nio.file.FileVisitResult.CONTINUE : java.nio.file.FileVisitResult.TERMINATE;
+            }
+
+            @Override
+            public java.nio.file.FileVisitResult visitFileFailed(Path file, IOException e) throws IOException {
+                if (e instanceof NoSuchFileException) {
+                    return java.nio.file.FileVisitResult.CONTINUE;
+                }
+                throw e;
+            }
+        });
     }
 
     @Override
