@@ -2,6 +2,7 @@ package io.javelin.tx.reliability;
 
 import io.javelin.tx.CommitStateUnknownException;
 import io.javelin.tx.FragmentInfo;
+import io.javelin.tx.RetryableCommitConflictException;
 import io.javelin.tx.Snapshot;
 import io.javelin.tx.Table;
 import io.javelin.tx.commit.CommitEngine;
@@ -17,12 +18,16 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.LongStream;
+import org.roaringbitmap.IntIterator;
 import org.roaringbitmap.RoaringBitmap;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -30,21 +35,25 @@ import reactor.core.scheduler.Schedulers;
 import reactor.util.retry.Retry;
 
 /**
- * Concurrent writers committing a mix of operations through one {@link ManifestStore} (usually one
- * whose object store injects faults), with a ledger of what each commit was acknowledged to do.
- * Operations are pluggable {@link Op}s (append and delete today; compaction and update plug in the
- * same way). Every data file path and transaction uuid is unique, so the final table can be
- * checked against the ledger exactly.
+ * Concurrent writers committing a mix of operations (append, delete, update, compaction) through one
+ * {@link ManifestStore} (usually one whose object store injects faults), with a ledger of what each
+ * commit was acknowledged to do.
+ *
+ * <p>The data files are metadata only, but every row has an identity: each planned data file gets the
+ * <em>logical row ids</em> of its rows ({@link #rowsOf}), fresh for appended and updated rows, carried
+ * over for compacted ones. A commit's {@link Effect} is the set of logical rows it makes visible and the
+ * set it removes. So the table every version must hold is exact: the logical rows added by the commits
+ * that are in, minus those they removed, each exactly once — whatever the order of commits, rebases of
+ * concurrent deletes/updates, and conflicts between compactions and deletes were. Deletes, updates and
+ * compactions pick fragments of any writer, so they race for the same fragments.
  */
 final class CommitTorture {
 
-    /** The intended effect of one commit on the table (what the ledger expects once acknowledged). */
-    sealed interface Effect {
-        record Appended(String file, long rows) implements Effect {
-        }
-
-        /** {@code cumulative}: all rows of {@code file} deleted once this commit is in. */
-        record Deleted(String file, RoaringBitmap cumulative) implements Effect {
+    /** What a commit does to the set of live logical rows once it is in. */
+    record Effect(String op, long[] added, long[] removed) {
+        @Override
+        public String toString() {
+            return op + "(+" + added.length + " -" + removed.length + ")";
         }
     }
 
@@ -54,51 +63,144 @@ final class CommitTorture {
     /** Builds the next transaction of a writer from the snapshot it read (may write side files first). */
     interface Op {
         /** Empty when not applicable to this snapshot (the writer then picks another op). */
-        Mono<Optional<Planned>> plan(int writer, int seq, Snapshot read, ManifestStore store, SplittableRandom rnd);
+        Mono<Optional<Planned>> plan(CommitTorture t, int writer, int seq, Snapshot read, SplittableRandom rnd);
     }
 
-    static final Op APPEND = (w, seq, read, store, rnd) -> {
-        long rows = 1 + rnd.nextInt(200);
-        String file = "w" + w + "-c" + seq + "-" + Transactions.newUuid().substring(0, 8) + ".lance";
-        DataFragment f = DataFragment.newBuilder().setPhysicalRows(rows).addFiles(DataFile.newBuilder().setPath(file)
-                .addFields(0).addColumnIndices(0).setFileMajorVersion(2).setFileMinorVersion(1).setFileSizeBytes(1000)).build();
-        return Mono.just(Optional.of(new Planned(Transactions.append(read.version(), List.of(f)),
-                new Effect.Appended(file, rows))));
-    };
+    private static final long[] NONE = new long[0];
 
-    /** Deletes a few more rows of one of the writer's own fragments (cumulative deletion vector). */
-    static final Op DELETE = (w, seq, read, store, rnd) -> Mono.defer(() -> {
-        List<FragmentInfo> own = read.fragments().stream()
-                .filter(f -> f.fragment().getFiles(0).getPath().startsWith("w" + w + "-") && f.liveRows() > 1)
-                .toList();
-        if (own.isEmpty()) {
+    private static String newFile(int w, int seq, String kind) {
+        return "w" + w + "-c" + seq + "-" + kind + "-" + Transactions.newUuid().substring(0, 8) + ".lance";
+    }
+
+    private static DataFragment fragment(String file, long rows) {
+        return DataFragment.newBuilder().setPhysicalRows(rows).addFiles(DataFile.newBuilder().setPath(file)
+                .addFields(0).addColumnIndices(0).setFileMajorVersion(2).setFileMinorVersion(1).setFileSizeBytes(1000)).build();
+    }
+
+    /** A data file of {@code n} fresh logical rows, registered in the ledger before it is committed. */
+    private String freshFile(int w, int seq, String kind, int n) {
+        String file = newFile(w, seq, kind);
+        long first = nextRow.getAndAdd(n);
+        rowsOf.put(file, LongStream.range(first, first + n).toArray());
+        return file;
+    }
+
+    static String fileOf(FragmentInfo f) {
+        return f.fragment().getFiles(0).getPath();
+    }
+
+    /** Logical rows at the given offsets of a fragment. */
+    private long[] rowsAt(FragmentInfo f, RoaringBitmap offsets) {
+        long[] all = rowsOf.get(fileOf(f));
+        long[] out = new long[offsets.getCardinality()];
+        int i = 0;
+        for (IntIterator it = offsets.getIntIterator(); it.hasNext(); ) {
+            out[i++] = all[it.next()];
+        }
+        return out;
+    }
+
+    /** A random fragment with at least 2 live rows, and up to 10 of its live rows (leaving one). */
+    private static Optional<FragmentInfo> victim(Snapshot read, SplittableRandom rnd) {
+        List<FragmentInfo> candidates = read.fragments().stream().filter(f -> f.liveRows() > 1).toList();
+        return candidates.isEmpty() ? Optional.empty() : Optional.of(candidates.get(rnd.nextInt(candidates.size())));
+    }
+
+    private static RoaringBitmap more(RoaringBitmap existing, FragmentInfo target, SplittableRandom rnd) {
+        RoaringBitmap next = existing.clone();
+        int extra = 1 + rnd.nextInt((int) Math.min(10, target.liveRows() - 1));
+        while (next.getLongCardinality() < existing.getLongCardinality() + extra) {
+            next.add(rnd.nextInt((int) target.physicalRows()));
+        }
+        return next;
+    }
+
+    static final Op APPEND = (t, w, seq, read, rnd) -> Mono.fromSupplier(() -> {
+        int rows = 1 + rnd.nextInt(200);
+        String file = t.freshFile(w, seq, "append", rows);
+        return Optional.of(new Planned(Transactions.append(read.version(), List.of(fragment(file, rows))),
+                new Effect("append", t.rowsOf.get(file), NONE)));
+    });
+
+    /** Deletes a few more rows of any writer's fragment (a new cumulative deletion vector). */
+    static final Op DELETE = (t, w, seq, read, rnd) -> Mono.defer(() -> victim(read, rnd).map(target ->
+            read.deletions(target).flatMap(existing -> {
+                RoaringBitmap next = more(existing, target, rnd);
+                long[] removed = t.rowsAt(target, RoaringBitmap.andNot(next, existing));
+                return DeletionFiles.write(t.store, target.id(), read.version(), next).map(df -> {
+                    DataFragment updated = target.fragment().toBuilder().setDeletionFile(df).build();
+                    Transaction txn = Transactions.delete(read.version(), List.of(updated), List.of(), "torture");
+                    return Optional.of(new Planned(txn, new Effect("delete", NONE, removed)));
+                });
+            })).orElseGet(() -> Mono.just(Optional.empty())));
+
+    /**
+     * Updates a few rows of any writer's fragment the way Lance's REWRITE_ROWS update does: they are
+     * deleted there and written again (new values: new logical rows) in a new fragment.
+     */
+    static final Op UPDATE = (t, w, seq, read, rnd) -> Mono.defer(() -> victim(read, rnd).map(target ->
+            read.deletions(target).flatMap(existing -> {
+                RoaringBitmap next = more(existing, target, rnd);
+                long[] removed = t.rowsAt(target, RoaringBitmap.andNot(next, existing));
+                String file = t.freshFile(w, seq, "update", removed.length);
+                return DeletionFiles.write(t.store, target.id(), read.version(), next).map(df -> {
+                    DataFragment updated = target.fragment().toBuilder().setDeletionFile(df).build();
+                    Transaction txn = Transactions.updateRows(read.version(), List.of(), List.of(updated),
+                            List.of(fragment(file, removed.length)), List.of());
+                    return Optional.of(new Planned(txn, new Effect("update", t.rowsOf.get(file), removed)));
+                });
+            })).orElseGet(() -> Mono.just(Optional.empty())));
+
+    /**
+     * Compacts 2-3 adjacent fragments (any writers') into one without deletions: its logical rows are
+     * the sources' live rows, in order. Races with deletes and updates of the same fragments (Lance's
+     * conflict matrix: retryable conflict).
+     */
+    static final Op COMPACT = (t, w, seq, read, rnd) -> Mono.defer(() -> {
+        List<FragmentInfo> all = read.fragments();
+        if (all.size() < 2) {
             return Mono.just(Optional.<Planned>empty());
         }
-        FragmentInfo target = own.get(rnd.nextInt(own.size()));
-        return read.deletions(target).flatMap(existing -> {
-            RoaringBitmap next = existing.clone();
-            int extra = 1 + rnd.nextInt((int) Math.min(10, target.liveRows() - 1));
-            while (next.getLongCardinality() < existing.getLongCardinality() + extra) {
-                next.add(rnd.nextInt((int) target.physicalRows()));
+        int n = Math.min(all.size(), 2 + rnd.nextInt(2));
+        int start = rnd.nextInt(all.size() - n + 1);
+        List<FragmentInfo> group = all.subList(start, start + n);
+        return Flux.fromIterable(group).concatMap(read::deletions).collectList().map(dels -> {
+            List<Long> live = new ArrayList<>();
+            for (int i = 0; i < group.size(); i++) {
+                long[] rows = t.rowsOf.get(fileOf(group.get(i)));
+                for (int r = 0; r < rows.length; r++) {
+                    if (!dels.get(i).contains(r)) {
+                        live.add(rows[r]);
+                    }
+                }
             }
-            return DeletionFiles.write(store, target.id(), read.version(), next).map(df -> {
-                DataFragment updated = target.fragment().toBuilder().setDeletionFile(df).build();
-                Transaction t = Transactions.delete(read.version(), List.of(updated), List.of(), "torture");
-                return Optional.of(new Planned(t, new Effect.Deleted(target.fragment().getFiles(0).getPath(), next)));
-            });
+            String file = newFile(w, seq, "compact");
+            t.rowsOf.put(file, live.stream().mapToLong(Long::longValue).toArray());
+            Transaction txn = Transactions.rewrite(read.version(), List.of(Transaction.Rewrite.RewriteGroup.newBuilder()
+                    .addAllOldFragments(group.stream().map(FragmentInfo::fragment).toList())
+                    .addNewFragments(fragment(file, live.size())).build()));
+            return Optional.of(new Planned(txn, new Effect("compact", NONE, NONE)));
         });
     });
 
     record Outcome(String txnUuid, Effect effect, Kind kind) {
-        enum Kind { ACKED, FAILED, UNKNOWN_RESOLVED_IN, UNKNOWN_RESOLVED_OUT }
+        /** CONFLICT: a definite, retryable conflict (the writer re-plans); FAILED: any other definite error. */
+        enum Kind { ACKED, CONFLICT, FAILED, UNKNOWN_RESOLVED_IN, UNKNOWN_RESOLVED_OUT }
     }
+
+    /** Re-plans after a retryable conflict at most this often per commit, as an application would. */
+    static final int CONFLICT_RETRIES = 8;
 
     final ManifestStore store;
     final CommitEngine engine;
     final Table table;
     final List<Op> ops;
     final Map<String, Outcome> ledger = new ConcurrentHashMap<>();
+    /** Logical row ids of every data file a writer planned (committed or not), by path. */
+    final Map<String, long[]> rowsOf = new ConcurrentHashMap<>();
+    final AtomicLong nextRow = new AtomicLong();
     final AtomicLong commitErrors = new AtomicLong();
+    final Map<String, AtomicLong> ackedByOp = new ConcurrentHashMap<>();
 
     CommitTorture(ManifestStore store, List<Op> ops) {
         this.store = store;
@@ -129,23 +231,31 @@ final class CommitTorture {
     }
 
     private Mono<Void> writer(int w, int commits, SplittableRandom rnd) {
-        return Flux.range(0, commits).concatMap(seq -> one(w, seq, rnd)).then();
+        return Flux.range(0, commits).concatMap(seq -> one(w, seq, rnd, 0)).then();
     }
 
-    private Mono<Void> one(int w, int seq, SplittableRandom rnd) {
+    private Mono<Void> one(int w, int seq, SplittableRandom rnd, int conflicts) {
         return patiently(table.open()).flatMap(read -> pick(w, seq, read, rnd, 0)).flatMap(p -> engine.commit(p.txn())
                 .map(r -> new Outcome(p.txn().getUuid(), p.effect(), Outcome.Kind.ACKED))
                 .onErrorResume(CommitStateUnknownException.class, e -> resolve(p))
                 .onErrorResume(e -> !(e instanceof CommitStateUnknownException), e -> {
                     commitErrors.incrementAndGet();
-                    return Mono.just(new Outcome(p.txn().getUuid(), p.effect(), Outcome.Kind.FAILED));
+                    return Mono.just(new Outcome(p.txn().getUuid(), p.effect(), e instanceof RetryableCommitConflictException
+                            ? Outcome.Kind.CONFLICT : Outcome.Kind.FAILED));
                 })
-                .doOnNext(o -> ledger.put(o.txnUuid(), o))).then();
+                .doOnNext(o -> {
+                    ledger.put(o.txnUuid(), o);
+                    if (o.kind() == Outcome.Kind.ACKED) {
+                        ackedByOp.computeIfAbsent(o.effect().op(), k -> new AtomicLong()).incrementAndGet();
+                    }
+                }))
+                .flatMap(o -> o.kind() == Outcome.Kind.CONFLICT && conflicts < CONFLICT_RETRIES
+                        ? one(w, seq, rnd, conflicts + 1) : Mono.empty());
     }
 
     private Mono<Planned> pick(int w, int seq, Snapshot read, SplittableRandom rnd, int tried) {
         Op op = tried >= ops.size() ? APPEND : ops.get(rnd.nextInt(ops.size()));
-        return patiently(op.plan(w, seq, read, store, rnd))
+        return patiently(op.plan(this, w, seq, read, rnd))
                 .flatMap(p -> p.map(Mono::just).orElseGet(() -> pick(w, seq, read, rnd, tried + 1)));
     }
 
@@ -167,42 +277,79 @@ final class CommitTorture {
         return name.substring(name.indexOf('-') + 1, name.length() - ".txn".length());
     }
 
-    /** The live table predicted by the ledger: file → (rows, deleted rows). */
-    Map<String, long[]> expected() {
-        Map<String, long[]> out = new HashMap<>();
-        List<Outcome> in = new ArrayList<>();
-        for (Outcome o : ledger.values()) {
-            if (o.kind() == Outcome.Kind.ACKED || o.kind() == Outcome.Kind.UNKNOWN_RESOLVED_IN) {
-                in.add(o);
+    /**
+     * The live logical rows predicted by the ledger for the versions holding exactly the transactions
+     * {@code in}: everything they added minus everything they removed.
+     */
+    Set<Long> expectedRows(Set<String> in) {
+        Set<Long> rows = new HashSet<>();
+        Set<Long> removed = new HashSet<>();
+        for (String uuid : in) {
+            Effect e = ledger.get(uuid).effect();
+            for (long r : e.added()) {
+                rows.add(r);
+            }
+            for (long r : e.removed()) {
+                removed.add(r);
             }
         }
-        for (Outcome o : in) {
-            if (o.effect() instanceof Effect.Appended a) {
-                out.put(a.file(), new long[] {a.rows(), 0});
+        rows.removeAll(removed);
+        return rows;
+    }
+
+    /**
+     * The live logical rows of a snapshot, in fragment order (a row listed twice appears twice).
+     * {@code deletionCache}: deletion vectors by fragment and deletion file, shared across versions.
+     */
+    Mono<List<Long>> actualRows(Snapshot s, Map<String, RoaringBitmap> deletionCache) {
+        return Flux.fromIterable(s.fragments()).concatMap(f -> {
+            if (!f.fragment().hasDeletionFile()) {
+                return Mono.just(new RoaringBitmap());
             }
-        }
-        for (Outcome o : in) {
-            if (o.effect() instanceof Effect.Deleted d) {
-                long[] e = out.get(d.file());
-                e[1] = Math.max(e[1], d.cumulative().getLongCardinality()); // cumulative: the largest is the last
+            String key = f.id() + "/" + f.fragment().getDeletionFile().toString();
+            RoaringBitmap cached = deletionCache.get(key);
+            return cached != null ? Mono.just(cached) : s.deletions(f).doOnNext(b -> deletionCache.put(key, b));
+        }, 1).zipWithIterable(s.fragments(), (del, f) -> {
+            long[] rows = rowsOf.get(fileOf(f));
+            if (rows == null || rows.length != f.physicalRows()) {
+                throw new AssertionError("fragment " + f.id() + " (" + fileOf(f) + ") has " + f.physicalRows()
+                        + " rows; the ledger planned " + (rows == null ? "no such file" : rows.length + " rows"));
             }
-        }
-        return out;
+            List<Long> live = new ArrayList<>();
+            for (int r = 0; r < rows.length; r++) {
+                if (!del.contains(r)) {
+                    live.add(rows[r]);
+                }
+            }
+            return live;
+        }).collectList().map(parts -> {
+            List<Long> out = new ArrayList<>();
+            parts.forEach(out::addAll);
+            return out;
+        });
     }
 
     long count(Outcome.Kind k) {
         return ledger.values().stream().filter(o -> o.kind() == k).count();
     }
 
-    static List<String> duplicates(List<String> xs) {
-        List<String> d = new ArrayList<>();
-        Map<String, Integer> seen = new HashMap<>();
-        for (String x : xs) {
+    Map<String, Long> ackedByOp() {
+        Map<String, Long> out = new HashMap<>();
+        ackedByOp.forEach((k, v) -> out.put(k, v.get()));
+        return out;
+    }
+
+    static <T> List<T> duplicates(List<T> xs) {
+        List<T> d = new ArrayList<>();
+        Map<T, Integer> seen = new HashMap<>();
+        for (T x : xs) {
             if (seen.merge(x, 1, Integer::sum) == 2) {
                 d.add(x);
             }
         }
-        Collections.sort(d);
+        if (!d.isEmpty() && d.get(0) instanceof Comparable<?>) {
+            Collections.sort((List) d);
+        }
         return d;
     }
 }
