@@ -1,5 +1,7 @@
 package io.javelin.tx.reliability;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.javelin.tx.CommitStateUnknownException;
 import io.javelin.tx.FragmentInfo;
 import io.javelin.tx.RetryableCommitConflictException;
@@ -47,21 +49,21 @@ import reactor.util.retry.Retry;
  * concurrent deletes/updates, and conflicts between compactions and deletes were. Deletes, updates and
  * compactions pick fragments of any writer, so they race for the same fragments.
  */
-final class CommitTorture {
+public final class CommitTorture {
 
     /** What a commit does to the set of live logical rows once it is in. */
-    record Effect(String op, long[] added, long[] removed) {
+    public record Effect(String op, long[] added, long[] removed) {
         @Override
         public String toString() {
             return op + "(+" + added.length + " -" + removed.length + ")";
         }
     }
 
-    record Planned(Transaction txn, Effect effect) {
+    public record Planned(Transaction txn, Effect effect) {
     }
 
     /** Builds the next transaction of a writer from the snapshot it read (may write side files first). */
-    interface Op {
+    public interface Op {
         /** Empty when not applicable to this snapshot (the writer then picks another op). */
         Mono<Optional<Planned>> plan(CommitTorture t, int writer, int seq, Snapshot read, SplittableRandom rnd);
     }
@@ -115,7 +117,7 @@ final class CommitTorture {
         return next;
     }
 
-    static final Op APPEND = (t, w, seq, read, rnd) -> Mono.fromSupplier(() -> {
+    public static final Op APPEND = (t, w, seq, read, rnd) -> Mono.fromSupplier(() -> {
         int rows = 1 + rnd.nextInt(200);
         String file = t.freshFile(w, seq, "append", rows);
         return Optional.of(new Planned(Transactions.append(read.version(), List.of(fragment(file, rows))),
@@ -123,7 +125,7 @@ final class CommitTorture {
     });
 
     /** Deletes a few more rows of any writer's fragment (a new cumulative deletion vector). */
-    static final Op DELETE = (t, w, seq, read, rnd) -> Mono.defer(() -> victim(read, rnd).map(target ->
+    public static final Op DELETE = (t, w, seq, read, rnd) -> Mono.defer(() -> victim(read, rnd).map(target ->
             read.deletions(target).flatMap(existing -> {
                 RoaringBitmap next = more(existing, target, rnd);
                 long[] removed = t.rowsAt(target, RoaringBitmap.andNot(next, existing));
@@ -138,7 +140,7 @@ final class CommitTorture {
      * Updates a few rows of any writer's fragment the way Lance's REWRITE_ROWS update does: they are
      * deleted there and written again (new values: new logical rows) in a new fragment.
      */
-    static final Op UPDATE = (t, w, seq, read, rnd) -> Mono.defer(() -> victim(read, rnd).map(target ->
+    public static final Op UPDATE = (t, w, seq, read, rnd) -> Mono.defer(() -> victim(read, rnd).map(target ->
             read.deletions(target).flatMap(existing -> {
                 RoaringBitmap next = more(existing, target, rnd);
                 long[] removed = t.rowsAt(target, RoaringBitmap.andNot(next, existing));
@@ -156,7 +158,7 @@ final class CommitTorture {
      * the sources' live rows, in order. Races with deletes and updates of the same fragments (Lance's
      * conflict matrix: retryable conflict).
      */
-    static final Op COMPACT = (t, w, seq, read, rnd) -> Mono.defer(() -> {
+    public static final Op COMPACT = (t, w, seq, read, rnd) -> Mono.defer(() -> {
         List<FragmentInfo> all = read.fragments();
         if (all.size() < 2) {
             return Mono.just(Optional.<Planned>empty());
@@ -183,9 +185,9 @@ final class CommitTorture {
         });
     });
 
-    record Outcome(String txnUuid, Effect effect, Kind kind) {
+    public record Outcome(String txnUuid, Effect effect, Kind kind) {
         /** CONFLICT: a definite, retryable conflict (the writer re-plans); FAILED: any other definite error. */
-        enum Kind { ACKED, CONFLICT, FAILED, UNKNOWN_RESOLVED_IN, UNKNOWN_RESOLVED_OUT }
+        public enum Kind { ACKED, CONFLICT, FAILED, UNKNOWN_RESOLVED_IN, UNKNOWN_RESOLVED_OUT }
     }
 
     /** Re-plans after a retryable conflict at most this often per commit, as an application would. */
@@ -193,16 +195,20 @@ final class CommitTorture {
 
     final ManifestStore store;
     final CommitEngine engine;
-    final Table table;
+    public final Table table;
+    /** The mix the torture runs: 2 appends to 1 delete, 1 update and 1 compaction. */
+    public static final List<Op> MIX = List.of(APPEND, APPEND, DELETE, UPDATE, COMPACT);
     final List<Op> ops;
     final Map<String, Outcome> ledger = new ConcurrentHashMap<>();
     /** Logical row ids of every data file a writer planned (committed or not), by path. */
     final Map<String, long[]> rowsOf = new ConcurrentHashMap<>();
     final AtomicLong nextRow = new AtomicLong();
     final AtomicLong commitErrors = new AtomicLong();
+    /** Definite failures other than retryable conflicts, by exception and message. */
+    final Map<String, Long> failures = new ConcurrentHashMap<>();
     final Map<String, AtomicLong> ackedByOp = new ConcurrentHashMap<>();
 
-    CommitTorture(ManifestStore store, List<Op> ops) {
+    public CommitTorture(ManifestStore store, List<Op> ops) {
         this.store = store;
         this.engine = new CommitEngine(store, CommitOptions.defaults().withBackoff(Duration.ofMillis(2), Duration.ofMillis(100))
                 .withMaxRetries(200));
@@ -216,14 +222,14 @@ final class CommitTorture {
                 .filter(e -> !(e instanceof CommitStateUnknownException)));
     }
 
-    Mono<Void> create() {
+    public Mono<Void> create() {
         return patiently(engine.commit(Transactions.overwrite(0, List.of(), List.of(
                 io.javelin.encoding.pb.file.Field.newBuilder().setName("id").setId(0).setParentId(-1)
                         .setLogicalType("int64").setType(io.javelin.encoding.pb.file.Field.Type.LEAF).build()), Map.of())))
                 .then();
     }
 
-    Mono<Void> run(int writers, int commitsEach, long seed) {
+    public Mono<Void> run(int writers, int commitsEach, long seed) {
         return Flux.range(0, writers)
                 .flatMap(w -> writer(w, commitsEach, new SplittableRandom(seed * 1_000 + w)).subscribeOn(Schedulers.parallel()),
                         writers)
@@ -240,6 +246,10 @@ final class CommitTorture {
                 .onErrorResume(CommitStateUnknownException.class, e -> resolve(p))
                 .onErrorResume(e -> !(e instanceof CommitStateUnknownException), e -> {
                     commitErrors.incrementAndGet();
+                    if (!(e instanceof RetryableCommitConflictException)) {
+                        String m = String.valueOf(e.getMessage());
+                        failures.merge(e.getClass().getSimpleName() + ": " + m.substring(0, Math.min(120, m.length())), 1L, Long::sum);
+                    }
                     return Mono.just(new Outcome(p.txn().getUuid(), p.effect(), e instanceof RetryableCommitConflictException
                             ? Outcome.Kind.CONFLICT : Outcome.Kind.FAILED));
                 })
@@ -329,11 +339,23 @@ final class CommitTorture {
         });
     }
 
-    long count(Outcome.Kind k) {
+    public long count(Outcome.Kind k) {
         return ledger.values().stream().filter(o -> o.kind() == k).count();
     }
 
-    Map<String, Long> ackedByOp() {
+    /** Outcomes, the final table and the faults injected, for the logs and docs/reliability.md. */
+    public String summary(io.javelin.testing.ChaosObjectStore chaos) {
+        Snapshot last = table.open().block();
+        return String.format("acked %d %s, retryable conflicts %d, failed %d, unknown->in %d, unknown->out %d; final version %d,"
+                        + " %d fragments, %d rows; %d requests, faults injected: throttle %d, 500 %d, timeout %d, lost-ack %d%s",
+                count(Outcome.Kind.ACKED), new java.util.TreeMap<>(ackedByOp()), count(Outcome.Kind.CONFLICT),
+                count(Outcome.Kind.FAILED), count(Outcome.Kind.UNKNOWN_RESOLVED_IN), count(Outcome.Kind.UNKNOWN_RESOLVED_OUT),
+                last.version(), last.fragments().size(), last.countRows(), chaos.requests.get(),
+                chaos.injected[0].get(), chaos.injected[1].get(), chaos.injected[2].get(), chaos.injected[3].get(),
+                failures.isEmpty() ? "" : "; failures: " + failures);
+    }
+
+    public Map<String, Long> ackedByOp() {
         Map<String, Long> out = new HashMap<>();
         ackedByOp.forEach((k, v) -> out.put(k, v.get()));
         return out;
@@ -351,5 +373,61 @@ final class CommitTorture {
             Collections.sort((List) d);
         }
         return d;
+    }
+
+    /**
+     * With the faults off: every acknowledged commit is in the history exactly once, nothing else is
+     * visible unless it was reported unknown and resolved as in, and every version holds exactly the
+     * logical rows its prefix of the history predicts, each once (so the row counts are exact).
+     */
+    public void verify() {
+        CommitTorture t = this;
+        List<String> history = t.history().block(Duration.ofMinutes(5));
+        assertThat(CommitTorture.duplicates(history)).as("transactions committed twice").isEmpty();
+        for (CommitTorture.Outcome o : t.ledger.values()) {
+            boolean in = history.contains(o.txnUuid());
+            switch (o.kind()) {
+                case ACKED, UNKNOWN_RESOLVED_IN -> assertThat(in).as("acknowledged %s %s is in the history", o.txnUuid(),
+                        o.effect()).isTrue();
+                case FAILED, CONFLICT, UNKNOWN_RESOLVED_OUT -> assertThat(in).as("failed %s %s is not visible", o.txnUuid(),
+                        o.effect()).isFalse();
+            }
+        }
+        assertThat(history).as("every visible transaction was issued by a writer").allMatch(t.ledger::containsKey);
+        assertThat(t.count(CommitTorture.Outcome.Kind.ACKED)).isPositive();
+
+        // Every version holds exactly the logical rows its prefix of the history predicts, each once.
+        Snapshot latest = t.table.open().block();
+        assertThat(latest.version()).isEqualTo(history.size() + 1L);
+        Map<String, RoaringBitmap> deletionCache = new HashMap<>();
+        Set<Long> live = new HashSet<>();
+        for (long v = 1; v <= latest.version(); v++) {
+            if (v >= 2) {
+                CommitTorture.Effect e = t.ledger.get(history.get((int) v - 2)).effect();
+                for (long r : e.added()) {
+                    assertThat(live.add(r)).as("v%d: %s adds row %d once", v, e, r).isTrue();
+                }
+                for (long r : e.removed()) {
+                    assertThat(live.remove(r)).as("v%d: %s removes live row %d", v, e, r).isTrue();
+                }
+            }
+            Snapshot s = v == latest.version() ? latest : t.table.checkout(v).block();
+            List<Long> actual = t.actualRows(s, deletionCache).block();
+            assertThat(CommitTorture.duplicates(actual)).as("v%d: rows listed twice", v).isEmpty();
+            assertThat(actual).as("v%d: live rows", v).hasSameSizeAs(live);
+            assertThat(new HashSet<>(actual)).as("v%d: live rows", v).isEqualTo(live);
+            assertThat(s.countRows()).as("v%d: row count", v).isEqualTo(live.size());
+        }
+        // the same by the order-free formula, over everything acknowledged or resolved as in
+        Set<String> in = new HashSet<>();
+        t.ledger.values().stream().filter(o -> o.kind() == CommitTorture.Outcome.Kind.ACKED
+                || o.kind() == CommitTorture.Outcome.Kind.UNKNOWN_RESOLVED_IN).forEach(o -> in.add(o.txnUuid()));
+        assertThat(in).isEqualTo(new HashSet<>(history));
+        assertThat(live).isEqualTo(t.expectedRows(in));
+        // the deletion files of the latest version decode to their manifest counts
+        Map<Long, Long> counts = latest.verifyDeletions().block();
+        for (FragmentInfo f : latest.fragments()) {
+            assertThat(counts.get(f.id())).isEqualTo(f.deletedRows());
+        }
     }
 }

@@ -9,8 +9,6 @@ import io.javelin.objectstore.servers.AzuriteServer;
 import io.javelin.objectstore.servers.GcsServer;
 import io.javelin.objectstore.servers.S3ProxyServer;
 import io.javelin.testing.ChaosObjectStore;
-import io.javelin.tx.FragmentInfo;
-import io.javelin.tx.Snapshot;
 import io.javelin.tx.store.ObjectStoreManifestStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,14 +16,11 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.HashSet;
 import java.util.UUID;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.roaringbitmap.RoaringBitmap;
 
 /**
  * Commit torture: concurrent writers append and delete through the production retry stack over a
@@ -109,78 +104,18 @@ class CommitTortureTest {
         ChaosObjectStore chaos = (ChaosObjectStore) opened[1];
         try {
             long t0 = System.nanoTime();
-            CommitTorture t = new CommitTorture(new ObjectStoreManifestStore(store, ""),
-                    List.of(CommitTorture.APPEND, CommitTorture.APPEND, CommitTorture.DELETE, CommitTorture.UPDATE,
-                            CommitTorture.COMPACT));
+            CommitTorture t = new CommitTorture(new ObjectStoreManifestStore(store, ""), CommitTorture.MIX);
             t.create().block(Duration.ofMinutes(1));
             t.run(writers(kind), commits(kind), 42).block(Duration.ofMinutes(20));
             long ms = (System.nanoTime() - t0) / 1_000_000;
             chaos.disable();
-            verify(t);
+            t.verify();
             long verifyMs = (System.nanoTime() - t0) / 1_000_000 - ms;
-            Snapshot last = t.table.open().block();
-            System.out.printf("[torture] %s: %d writers x %d commits in %d ms (verify %d ms); acked %d %s, retryable conflicts %d, "
-                            + "failed %d, unknown->in %d, unknown->out %d; final version %d, %d fragments, %d rows; "
-                            + "%d requests, faults injected: throttle %d, 500 %d, timeout %d, lost-ack %d%n",
-                    kind, writers(kind), commits(kind), ms, verifyMs, t.count(CommitTorture.Outcome.Kind.ACKED),
-                    new java.util.TreeMap<>(t.ackedByOp()), t.count(CommitTorture.Outcome.Kind.CONFLICT),
-                    t.count(CommitTorture.Outcome.Kind.FAILED), t.count(CommitTorture.Outcome.Kind.UNKNOWN_RESOLVED_IN),
-                    t.count(CommitTorture.Outcome.Kind.UNKNOWN_RESOLVED_OUT), last.version(), last.fragments().size(),
-                    last.countRows(), chaos.requests.get(),
-                    chaos.injected[0].get(), chaos.injected[1].get(), chaos.injected[2].get(), chaos.injected[3].get());
+            System.out.printf("[torture] %s: %d writers x %d commits in %d ms (verify %d ms); %s%n", kind, writers(kind),
+                    commits(kind), ms, verifyMs, t.summary(chaos));
             assertThat(chaos.injectedTotal()).as("faults were injected").isPositive();
         } finally {
             store.close();
-        }
-    }
-
-    static void verify(CommitTorture t) {
-        List<String> history = t.history().block(Duration.ofMinutes(5));
-        assertThat(CommitTorture.duplicates(history)).as("transactions committed twice").isEmpty();
-        for (CommitTorture.Outcome o : t.ledger.values()) {
-            boolean in = history.contains(o.txnUuid());
-            switch (o.kind()) {
-                case ACKED, UNKNOWN_RESOLVED_IN -> assertThat(in).as("acknowledged %s %s is in the history", o.txnUuid(),
-                        o.effect()).isTrue();
-                case FAILED, CONFLICT, UNKNOWN_RESOLVED_OUT -> assertThat(in).as("failed %s %s is not visible", o.txnUuid(),
-                        o.effect()).isFalse();
-            }
-        }
-        assertThat(history).as("every visible transaction was issued by a writer").allMatch(t.ledger::containsKey);
-        assertThat(t.count(CommitTorture.Outcome.Kind.ACKED)).isPositive();
-
-        // Every version holds exactly the logical rows its prefix of the history predicts, each once.
-        Snapshot latest = t.table.open().block();
-        assertThat(latest.version()).isEqualTo(history.size() + 1L);
-        Map<String, RoaringBitmap> deletionCache = new HashMap<>();
-        Set<Long> live = new HashSet<>();
-        for (long v = 1; v <= latest.version(); v++) {
-            if (v >= 2) {
-                CommitTorture.Effect e = t.ledger.get(history.get((int) v - 2)).effect();
-                for (long r : e.added()) {
-                    assertThat(live.add(r)).as("v%d: %s adds row %d once", v, e, r).isTrue();
-                }
-                for (long r : e.removed()) {
-                    assertThat(live.remove(r)).as("v%d: %s removes live row %d", v, e, r).isTrue();
-                }
-            }
-            Snapshot s = v == latest.version() ? latest : t.table.checkout(v).block();
-            List<Long> actual = t.actualRows(s, deletionCache).block();
-            assertThat(CommitTorture.duplicates(actual)).as("v%d: rows listed twice", v).isEmpty();
-            assertThat(actual).as("v%d: live rows", v).hasSameSizeAs(live);
-            assertThat(new HashSet<>(actual)).as("v%d: live rows", v).isEqualTo(live);
-            assertThat(s.countRows()).as("v%d: row count", v).isEqualTo(live.size());
-        }
-        // the same by the order-free formula, over everything acknowledged or resolved as in
-        Set<String> in = new HashSet<>();
-        t.ledger.values().stream().filter(o -> o.kind() == CommitTorture.Outcome.Kind.ACKED
-                || o.kind() == CommitTorture.Outcome.Kind.UNKNOWN_RESOLVED_IN).forEach(o -> in.add(o.txnUuid()));
-        assertThat(in).isEqualTo(new HashSet<>(history));
-        assertThat(live).isEqualTo(t.expectedRows(in));
-        // the deletion files of the latest version decode to their manifest counts
-        Map<Long, Long> counts = latest.verifyDeletions().block();
-        for (FragmentInfo f : latest.fragments()) {
-            assertThat(counts.get(f.id())).isEqualTo(f.deletedRows());
         }
     }
 }
