@@ -40,7 +40,7 @@ class CommitTortureInteropTest {
         Path root = dir.resolve("torture.lance");
         String uri = root.toUri().toString();
         ResilientObjectStore resilient = (ResilientObjectStore) ObjectStores.open(uri, Map.of(), Map.of());
-        ChaosObjectStore chaos = new ChaosObjectStore(resilient.inner(), 0.1, 13);
+        ChaosObjectStore chaos = new ChaosObjectStore(resilient.inner(), 0.1, 13).withDarkAfterLostCreate(CommitTorture.DARK, 0.5);
         try (ObjectStore store = new ResilientObjectStore(chaos, resilient.policy());
              BufferAllocator alloc = new RootAllocator()) {
             long t0 = System.nanoTime();

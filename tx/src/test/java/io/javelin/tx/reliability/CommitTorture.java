@@ -190,6 +190,12 @@ public final class CommitTorture {
         public enum Kind { ACKED, CONFLICT, FAILED, UNKNOWN_RESOLVED_IN, UNKNOWN_RESOLVED_OUT }
     }
 
+    /**
+     * How long a lost create's path stays unreadable (see {@code ChaosObjectStore.withDarkAfterLostCreate}):
+     * longer than the commit engine's read-back retries, shorter than the history reads that resolve it.
+     */
+    public static final Duration DARK = Duration.ofSeconds(2);
+
     /** Re-plans after a retryable conflict at most this often per commit, as an application would. */
     static final int CONFLICT_RETRIES = 8;
 
@@ -347,12 +353,13 @@ public final class CommitTorture {
     public String summary(io.javelin.testing.ChaosObjectStore chaos) {
         Snapshot last = table.open().block();
         return String.format("acked %d %s, retryable conflicts %d, failed %d, unknown->in %d, unknown->out %d; final version %d,"
-                        + " %d fragments, %d rows; %d requests, faults injected: throttle %d, 500 %d, timeout %d, lost-ack %d%s",
+                        + " %d fragments, %d rows; %d requests, faults injected: throttle %d, 500 %d, timeout %d, lost-ack %d"
+                + " (%d of them creates then read as 404 for %d ms: %d reads)%s",
                 count(Outcome.Kind.ACKED), new java.util.TreeMap<>(ackedByOp()), count(Outcome.Kind.CONFLICT),
                 count(Outcome.Kind.FAILED), count(Outcome.Kind.UNKNOWN_RESOLVED_IN), count(Outcome.Kind.UNKNOWN_RESOLVED_OUT),
                 last.version(), last.fragments().size(), last.countRows(), chaos.requests.get(),
                 chaos.injected[0].get(), chaos.injected[1].get(), chaos.injected[2].get(), chaos.injected[3].get(),
-                failures.isEmpty() ? "" : "; failures: " + failures);
+                chaos.darkened.get(), DARK.toMillis(), chaos.darkReads.get(), failures.isEmpty() ? "" : "; failures: " + failures);
     }
 
     public Map<String, Long> ackedByOp() {

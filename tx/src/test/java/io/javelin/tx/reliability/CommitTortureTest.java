@@ -89,7 +89,8 @@ class CommitTortureTest {
             o.put("lance_aimd_max_backoff_ms", "50");
         }
         ResilientObjectStore resilient = (ResilientObjectStore) ObjectStores.open(uri, o, Map.of());
-        ChaosObjectStore chaos = new ChaosObjectStore(resilient.inner(), FAULT_RATE, kind.hashCode());
+        ChaosObjectStore chaos = new ChaosObjectStore(resilient.inner(), FAULT_RATE, kind.hashCode())
+                .withDarkAfterLostCreate(CommitTorture.DARK, 0.5);
         ObjectStore stack = new ResilientObjectStore(chaos, resilient.policy());
         return new Object[] {stack, chaos};
     }
