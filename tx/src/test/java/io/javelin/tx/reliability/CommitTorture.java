@@ -192,9 +192,9 @@ public final class CommitTorture {
 
     /**
      * How long a lost create's path stays unreadable (see {@code ChaosObjectStore.withDarkAfterLostCreate}):
-     * longer than the commit engine's read-back retries, shorter than the history reads that resolve it.
+     * the writer's read-back gets a 404 at once; short, because every writer reading the latest version waits it out.
      */
-    public static final Duration DARK = Duration.ofSeconds(2);
+    public static final Duration DARK = Duration.ofMillis(300);
 
     /** Re-plans after a retryable conflict at most this often per commit, as an application would. */
     static final int CONFLICT_RETRIES = 8;
