@@ -24,13 +24,13 @@ import org.junit.jupiter.api.io.TempDir;
  * give it. The torture's data files are metadata only; row counts come from the manifests and the
  * (real) deletion files, which is what both engines read for them.
  *
- * <p>Size: {@code -Djavelin.torture.interop.writers} (default 8) ×
- * {@code -Djavelin.torture.interop.commits} (default 6).
+ * <p>Size: {@code -Djavelin.torture.interop.writers} (default 6) ×
+ * {@code -Djavelin.torture.interop.commits} (default 5).
  */
 class CommitTortureInteropTest {
 
-    static final int WRITERS = Integer.getInteger("javelin.torture.interop.writers", 8);
-    static final int COMMITS = Integer.getInteger("javelin.torture.interop.commits", 6);
+    static final int WRITERS = Integer.getInteger("javelin.torture.interop.writers", 6);
+    static final int COMMITS = Integer.getInteger("javelin.torture.interop.commits", 5);
 
     @TempDir
     Path dir;
