@@ -229,9 +229,14 @@ public final class CommitTorture {
     }
 
     public Mono<Void> create() {
+        return create(Map.of());
+    }
+
+    /** {@code config}: table config of the new table, e.g. {@code lance.manifest.layout=tree}. */
+    public Mono<Void> create(Map<String, String> config) {
         return patiently(engine.commit(Transactions.overwrite(0, List.of(), List.of(
                 io.javelin.encoding.pb.file.Field.newBuilder().setName("id").setId(0).setParentId(-1)
-                        .setLogicalType("int64").setType(io.javelin.encoding.pb.file.Field.Type.LEAF).build()), Map.of())))
+                        .setLogicalType("int64").setType(io.javelin.encoding.pb.file.Field.Type.LEAF).build()), config)))
                 .then();
     }
 
@@ -247,7 +252,8 @@ public final class CommitTorture {
     }
 
     private Mono<Void> one(int w, int seq, SplittableRandom rnd, int conflicts) {
-        return patiently(table.open()).flatMap(read -> pick(w, seq, read, rnd, 0)).flatMap(p -> engine.commit(p.txn())
+        return patiently(table.open().flatMap(read -> read.loadFragments().thenReturn(read)))
+                .flatMap(read -> pick(w, seq, read, rnd, 0)).flatMap(p -> engine.commit(p.txn())
                 .map(r -> new Outcome(p.txn().getUuid(), p.effect(), Outcome.Kind.ACKED))
                 .onErrorResume(CommitStateUnknownException.class, e -> resolve(p))
                 .onErrorResume(e -> !(e instanceof CommitStateUnknownException), e -> {
@@ -318,14 +324,18 @@ public final class CommitTorture {
      * {@code deletionCache}: deletion vectors by fragment and deletion file, shared across versions.
      */
     Mono<List<Long>> actualRows(Snapshot s, Map<String, RoaringBitmap> deletionCache) {
-        return Flux.fromIterable(s.fragments()).concatMap(f -> {
+        return s.loadFragments().flatMap(fragments -> actualRows(s, fragments, deletionCache));
+    }
+
+    private Mono<List<Long>> actualRows(Snapshot s, List<FragmentInfo> fragments, Map<String, RoaringBitmap> deletionCache) {
+        return Flux.fromIterable(fragments).concatMap(f -> {
             if (!f.fragment().hasDeletionFile()) {
                 return Mono.just(new RoaringBitmap());
             }
             String key = f.id() + "/" + f.fragment().getDeletionFile().toString();
             RoaringBitmap cached = deletionCache.get(key);
             return cached != null ? Mono.just(cached) : s.deletions(f).doOnNext(b -> deletionCache.put(key, b));
-        }, 1).zipWithIterable(s.fragments(), (del, f) -> {
+        }, 1).zipWithIterable(fragments, (del, f) -> {
             long[] rows = rowsOf.get(fileOf(f));
             if (rows == null || rows.length != f.physicalRows()) {
                 throw new AssertionError("fragment " + f.id() + " (" + fileOf(f) + ") has " + f.physicalRows()
@@ -352,12 +362,13 @@ public final class CommitTorture {
     /** Outcomes, the final table and the faults injected, for the logs and docs/reliability.md. */
     public String summary(io.javelin.testing.ChaosObjectStore chaos) {
         Snapshot last = table.open().block();
+        int fragments = last.loadFragments().block().size();
         return String.format("acked %d %s, retryable conflicts %d, failed %d, unknown->in %d, unknown->out %d; final version %d,"
                         + " %d fragments, %d rows; %d requests, faults injected: throttle %d, 500 %d, timeout %d, lost-ack %d"
                 + " (%d of them creates then read as 404 for %d ms: %d reads)%s",
                 count(Outcome.Kind.ACKED), new java.util.TreeMap<>(ackedByOp()), count(Outcome.Kind.CONFLICT),
                 count(Outcome.Kind.FAILED), count(Outcome.Kind.UNKNOWN_RESOLVED_IN), count(Outcome.Kind.UNKNOWN_RESOLVED_OUT),
-                last.version(), last.fragments().size(), last.countRows(), chaos.requests.get(),
+                last.version(), fragments, last.countRows(), chaos.requests.get(),
                 chaos.injected[0].get(), chaos.injected[1].get(), chaos.injected[2].get(), chaos.injected[3].get(),
                 chaos.darkened.get(), DARK.toMillis(), chaos.darkReads.get(), failures.isEmpty() ? "" : "; failures: " + failures);
     }
@@ -433,7 +444,7 @@ public final class CommitTorture {
         assertThat(live).isEqualTo(t.expectedRows(in));
         // the deletion files of the latest version decode to their manifest counts
         Map<Long, Long> counts = latest.verifyDeletions().block();
-        for (FragmentInfo f : latest.fragments()) {
+        for (FragmentInfo f : latest.loadFragments().block()) {
             assertThat(counts.get(f.id())).isEqualTo(f.deletedRows());
         }
     }

@@ -10,6 +10,7 @@ import io.javelin.objectstore.servers.GcsServer;
 import io.javelin.objectstore.servers.S3ProxyServer;
 import io.javelin.testing.ChaosObjectStore;
 import io.javelin.tx.store.ObjectStoreManifestStore;
+import io.javelin.tx.tree.TreeTables;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -40,12 +41,12 @@ class CommitTortureTest {
     /** Writers; CI default 16 on memory/local, 8 on the HTTP test servers. */
     static int writers(String kind) {
         Integer all = Integer.getInteger("javelin.torture.writers");
-        return all != null ? all : kind.equals("memory") || kind.equals("local") ? 16 : 8;
+        return all != null ? all : kind.equals("memory") || kind.equals("local") || kind.equals("memory-tree") ? 16 : 8;
     }
     /** Commits per writer; CI default 10 on memory/local, 2 on the HTTP test servers (~1 s per commit there under 16-way contention and AIMD). */
     static int commits(String kind) {
         Integer all = Integer.getInteger("javelin.torture.commits");
-        return all != null ? all : kind.equals("memory") || kind.equals("local") ? 10 : 2;
+        return all != null ? all : kind.equals("memory") || kind.equals("local") || kind.equals("memory-tree") ? 10 : 2;
     }
     static final double FAULT_RATE = Double.parseDouble(System.getProperty("javelin.torture.faultRate", "0.1"));
 
@@ -58,7 +59,7 @@ class CommitTortureTest {
         Map<String, String> o = new HashMap<>();
         String uri = switch (kind) {
             case "local" -> tmp.resolve(prefix).toUri().toString();
-            case "memory" -> "memory://" + prefix;
+            case "memory", "memory-tree" -> "memory://" + prefix;
             case "s3" -> {
                 if (System.getProperty("javelin.s3proxy.jar") == null) {
                     Path jar = Path.of("..", "objectstore", "target", "test-servers", "s3proxy.jar");
@@ -84,7 +85,7 @@ class CommitTortureTest {
             }
             default -> throw new IllegalArgumentException(kind);
         };
-        if (!kind.equals("local") && !kind.equals("memory")) {
+        if (!kind.equals("local") && !kind.startsWith("memory")) {
             o.put("lance_aimd_min_backoff_ms", "2");
             o.put("lance_aimd_max_backoff_ms", "50");
         }
@@ -96,7 +97,7 @@ class CommitTortureTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"memory", "local", "s3", "azure", "gcs"})
+    @ValueSource(strings = {"memory", "local", "s3", "azure", "gcs", "memory-tree"})
     void everyAcknowledgedCommitExactlyOnce(String kind) {
         String only = System.getProperty("javelin.torture.stores");
         Assumptions.assumeTrue(only == null || List.of(only.split(",")).contains(kind), "store not selected");
@@ -106,7 +107,9 @@ class CommitTortureTest {
         try {
             long t0 = System.nanoTime();
             CommitTorture t = new CommitTorture(new ObjectStoreManifestStore(store, ""), CommitTorture.MIX);
-            t.create().block(Duration.ofMinutes(1));
+            // memory-tree: the table keeps its fragments in a fragment metadata tree (spec 000), so every
+            // commit, rebase and conflict check goes through the tree's leaves
+            t.create(kind.endsWith("-tree") ? Map.of(TreeTables.LAYOUT_KEY, "tree") : Map.of()).block(Duration.ofMinutes(1));
             t.run(writers(kind), commits(kind), 42).block(Duration.ofMinutes(20));
             long ms = (System.nanoTime() - t0) / 1_000_000;
             chaos.disable();
