@@ -24,17 +24,18 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Commit torture: concurrent writers append and delete through the production retry stack over a
- * store that fails ~10% of requests (503 SlowDown, 500, timeouts, and writes applied whose
- * acknowledgement is lost). Afterwards, with faults off: every acknowledged commit is in the history
- * exactly once, nothing unacknowledged is visible unless it was reported unknown and resolved as
- * in, every version opens, the deletion vectors and the row count are exactly the ledger's.
+ * Commit torture: concurrent writers append, delete, update and compact (see {@link CommitTorture})
+ * through the production retry stack over a store that fails ~10% of requests (503 SlowDown, 500,
+ * timeouts, writes applied whose acknowledgement is lost, and lost creates that then read as 404 for a
+ * moment). Afterwards, with faults off, {@link CommitTorture#verify()}: every acknowledged commit is in
+ * the history exactly once, nothing unacknowledged is visible unless it was reported unknown and
+ * resolved as in, and every version holds exactly the logical rows the ledger predicts.
  *
- * <p>CI size: 16 writers × 10 commits on memory and local, 8 × 2 on S3, Azure and GCS. Full size
- * ({@code -Djavelin.torture.writers=16 -Djavelin.torture.commits=50}):
- * {@code -Djavelin.torture.commits=50}; writers: {@code -Djavelin.torture.writers=N}; stores:
- * {@code -Djavelin.torture.stores=memory,local}; fault rate:
- * {@code -Djavelin.torture.faultRate=0.1}.
+ * <p>Stores: memory, local FS, S3 (s3proxy), Azure (Azurite), GCS (our test server), and memory-tree (a
+ * table whose fragments live in a fragment metadata tree). CI size: 16 writers × 10 commits on memory,
+ * local and memory-tree, 8 × 2 on S3, Azure and GCS. Full size: {@code -Djavelin.torture.writers=16
+ * -Djavelin.torture.commits=50}; stores: {@code -Djavelin.torture.stores=memory,local}; fault rate:
+ * {@code -Djavelin.torture.faultRate=0.1} (all inside {@code -Djavelin.test.extra="..."}).
  */
 class CommitTortureTest {
 
