@@ -32,22 +32,22 @@ import org.junit.jupiter.params.provider.ValueSource;
  * resolved as in, and every version holds exactly the logical rows the ledger predicts.
  *
  * <p>Stores: memory, local FS, S3 (s3proxy), Azure (Azurite), GCS (our test server), and memory-tree (a
- * table whose fragments live in a fragment metadata tree). CI size: 16 writers × 10 commits on memory,
- * local and memory-tree, 8 × 2 on S3, Azure and GCS. Full size: {@code -Djavelin.torture.writers=16
+ * table whose fragments live in a fragment metadata tree). CI size: 16 writers × 10 commits on memory
+ * and local, 16 × 6 on memory-tree, 8 × 2 on S3, Azure and GCS. Full size: {@code -Djavelin.torture.writers=16
  * -Djavelin.torture.commits=50}; stores: {@code -Djavelin.torture.stores=memory,local}; fault rate:
  * {@code -Djavelin.torture.faultRate=0.1} (all inside {@code -Djavelin.test.extra="..."}).
  */
 class CommitTortureTest {
 
-    /** Writers; CI default 16 on memory/local, 8 on the HTTP test servers. */
+    /** Writers; CI default 16 on memory, local and memory-tree, 8 on the HTTP test servers. */
     static int writers(String kind) {
         Integer all = Integer.getInteger("javelin.torture.writers");
         return all != null ? all : kind.equals("memory") || kind.equals("local") || kind.equals("memory-tree") ? 16 : 8;
     }
-    /** Commits per writer; CI default 10 on memory/local, 2 on the HTTP test servers (~1 s per commit there under 16-way contention and AIMD). */
+    /** Commits per writer; CI default 10 on memory/local, 6 on memory-tree, 2 on the HTTP test servers (~1 s per commit there under contention and AIMD). */
     static int commits(String kind) {
         Integer all = Integer.getInteger("javelin.torture.commits");
-        return all != null ? all : kind.equals("memory") || kind.equals("local") || kind.equals("memory-tree") ? 10 : 2;
+        return all != null ? all : kind.equals("memory") || kind.equals("local") ? 10 : kind.equals("memory-tree") ? 6 : 2;
     }
     static final double FAULT_RATE = Double.parseDouble(System.getProperty("javelin.torture.faultRate", "0.1"));
 
