@@ -32,6 +32,13 @@ public final class ChaosObjectStore implements ObjectStore {
     private final double rate;
     private final SplittableRandom seedSource;
     private volatile boolean enabled = true;
+    /** Paths whose reads fail until the given nano time (after a lost acknowledgement of a create). */
+    private final java.util.Map<String, Long> darkUntil = new java.util.concurrent.ConcurrentHashMap<>();
+    private volatile long darkNanos;
+    private volatile double darkProbability;
+    /** Reads failed because their path was dark, and creates that made their path dark. */
+    public final AtomicLong darkReads = new AtomicLong();
+    public final AtomicLong darkened = new AtomicLong();
     public final AtomicLong requests = new AtomicLong();
     public final AtomicLong[] injected = {new AtomicLong(), new AtomicLong(), new AtomicLong(), new AtomicLong()};
 
@@ -39,6 +46,18 @@ public final class ChaosObjectStore implements ObjectStore {
         this.inner = inner;
         this.rate = rate;
         this.seedSource = new SplittableRandom(seed);
+    }
+
+    /**
+     * With {@code probability}, a create-if-absent whose acknowledgement is lost also reads as 404 for
+     * {@code duration} (a stale replica or cache): the writer's read-back cannot tell whether it won, so
+     * the outcome is reported as unknown (the path that makes callers resolve it from the history).
+     * Listing still shows the object.
+     */
+    public ChaosObjectStore withDarkAfterLostCreate(Duration duration, double probability) {
+        this.darkNanos = duration.toNanos();
+        this.darkProbability = probability;
+        return this;
     }
 
     /** Faults off (for verification reads after the torture). */
@@ -71,8 +90,24 @@ public final class ChaosObjectStore implements ObjectStore {
     }
 
     private <T> Mono<T> chaos(boolean write, String what, Supplier<Mono<T>> call) {
+        return chaos(write, what, null, false, call);
+    }
+
+    private <T> Mono<T> chaos(boolean write, String what, String path, boolean create, Supplier<Mono<T>> call) {
         return Mono.defer(() -> {
+            if (path != null && !write && enabled) {
+                Long until = darkUntil.get(path);
+                if (until != null && System.nanoTime() < until) {
+                    darkReads.incrementAndGet();
+                    return Mono.error(new io.javelin.objectstore.ObjectNotFoundException(path,
+                            new IllegalStateException("chaos: stale 404 after a lost create")));
+                }
+            }
             Kind k = pick(write);
+            if (k == Kind.LOST_ACK && create && darkNanos > 0 && roll() < darkProbability) {
+                darkened.incrementAndGet();
+                darkUntil.put(path, System.nanoTime() + darkNanos);
+            }
             if (k == null) {
                 return call.get();
             }
@@ -110,22 +145,22 @@ public final class ChaosObjectStore implements ObjectStore {
 
     @Override
     public Mono<Buffer> read(String path, long offset, long length) {
-        return chaos(false, "read " + path, () -> inner.read(path, offset, length));
+        return chaos(false, "read " + path, path, false, () -> inner.read(path, offset, length));
     }
 
     @Override
     public Mono<Buffer> readTail(String path, long length) {
-        return chaos(false, "readTail " + path, () -> inner.readTail(path, length));
+        return chaos(false, "readTail " + path, path, false, () -> inner.readTail(path, length));
     }
 
     @Override
     public Mono<Buffer> readAll(String path) {
-        return chaos(false, "readAll " + path, () -> inner.readAll(path));
+        return chaos(false, "readAll " + path, path, false, () -> inner.readAll(path));
     }
 
     @Override
     public Mono<ObjectMeta> head(String path) {
-        return chaos(false, "head " + path, () -> inner.head(path));
+        return chaos(false, "head " + path, path, false, () -> inner.head(path));
     }
 
     @Override
@@ -140,7 +175,7 @@ public final class ChaosObjectStore implements ObjectStore {
 
     @Override
     public Mono<ObjectMeta> putIfAbsent(String path, MemorySegment data) {
-        return chaos(true, "putIfAbsent " + path, () -> inner.putIfAbsent(path, data));
+        return chaos(true, "putIfAbsent " + path, path, true, () -> inner.putIfAbsent(path, data));
     }
 
     @Override

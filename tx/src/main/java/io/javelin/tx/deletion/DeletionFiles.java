@@ -99,7 +99,13 @@ public final class DeletionFiles {
             byte[] bytes = type == DeletionFile.DeletionFileType.BITMAP
                     ? BitmapDeletionCodec.write(deleted)
                     : ArrowDeletionCodec.write(deleted);
-            return store.putIfAbsent(path(fragmentId, df), bytes).thenReturn(df);
+            String path = path(fragmentId, df);
+            // "Already exists" after an attempt whose acknowledgement was lost: the name carries a random
+            // 64-bit id, so it is our own earlier attempt if the bytes are ours (found by the commit torture)
+            return store.putIfAbsent(path, bytes).thenReturn(df)
+                    .onErrorResume(io.javelin.tx.store.StoreAlreadyExistsException.class, e -> e.ambiguous()
+                            ? store.read(path).flatMap(there -> java.util.Arrays.equals(there, bytes) ? Mono.just(df) : Mono.error(e))
+                            : Mono.error(e));
         });
     }
 }

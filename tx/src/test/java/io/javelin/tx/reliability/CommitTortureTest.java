@@ -9,9 +9,8 @@ import io.javelin.objectstore.servers.AzuriteServer;
 import io.javelin.objectstore.servers.GcsServer;
 import io.javelin.objectstore.servers.S3ProxyServer;
 import io.javelin.testing.ChaosObjectStore;
-import io.javelin.tx.FragmentInfo;
-import io.javelin.tx.Snapshot;
 import io.javelin.tx.store.ObjectStoreManifestStore;
+import io.javelin.tx.tree.TreeTables;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -23,33 +22,32 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.roaringbitmap.RoaringBitmap;
-import reactor.core.publisher.Flux;
 
 /**
- * Commit torture: concurrent writers append and delete through the production retry stack over a
- * store that fails ~10% of requests (503 SlowDown, 500, timeouts, and writes applied whose
- * acknowledgement is lost). Afterwards, with faults off: every acknowledged commit is in the history
- * exactly once, nothing unacknowledged is visible unless it was reported unknown and resolved as
- * in, every version opens, the deletion vectors and the row count are exactly the ledger's.
+ * Commit torture: concurrent writers append, delete, update and compact (see {@link CommitTorture})
+ * through the production retry stack over a store that fails ~10% of requests (503 SlowDown, 500,
+ * timeouts, writes applied whose acknowledgement is lost, and lost creates that then read as 404 for a
+ * moment). Afterwards, with faults off, {@link CommitTorture#verify()}: every acknowledged commit is in
+ * the history exactly once, nothing unacknowledged is visible unless it was reported unknown and
+ * resolved as in, and every version holds exactly the logical rows the ledger predicts.
  *
- * <p>CI size: 16 writers × 10 commits on memory and local, 8 × 2 on S3, Azure and GCS. Full size
- * ({@code -Djavelin.torture.writers=16 -Djavelin.torture.commits=50}):
- * {@code -Djavelin.torture.commits=50}; writers: {@code -Djavelin.torture.writers=N}; stores:
- * {@code -Djavelin.torture.stores=memory,local}; fault rate:
- * {@code -Djavelin.torture.faultRate=0.1}.
+ * <p>Stores: memory, local FS, S3 (s3proxy), Azure (Azurite), GCS (our test server), and memory-tree (a
+ * table whose fragments live in a fragment metadata tree). CI size: 16 writers × 10 commits on memory
+ * and local, 16 × 6 on memory-tree, 8 × 2 on S3, Azure and GCS. Full size: {@code -Djavelin.torture.writers=16
+ * -Djavelin.torture.commits=50}; stores: {@code -Djavelin.torture.stores=memory,local}; fault rate:
+ * {@code -Djavelin.torture.faultRate=0.1} (all inside {@code -Djavelin.test.extra="..."}).
  */
 class CommitTortureTest {
 
-    /** Writers; CI default 16 on memory/local, 8 on the HTTP test servers. */
+    /** Writers; CI default 16 on memory, local and memory-tree, 8 on the HTTP test servers. */
     static int writers(String kind) {
         Integer all = Integer.getInteger("javelin.torture.writers");
-        return all != null ? all : kind.equals("memory") || kind.equals("local") ? 16 : 8;
+        return all != null ? all : kind.equals("memory") || kind.equals("local") || kind.equals("memory-tree") ? 16 : 8;
     }
-    /** Commits per writer; CI default 10 on memory/local, 2 on the HTTP test servers (~1 s per commit there under 16-way contention and AIMD). */
+    /** Commits per writer; CI default 10 on memory/local, 6 on memory-tree, 2 on the HTTP test servers (~1 s per commit there under contention and AIMD). */
     static int commits(String kind) {
         Integer all = Integer.getInteger("javelin.torture.commits");
-        return all != null ? all : kind.equals("memory") || kind.equals("local") ? 10 : 2;
+        return all != null ? all : kind.equals("memory") || kind.equals("local") ? 10 : kind.equals("memory-tree") ? 6 : 2;
     }
     static final double FAULT_RATE = Double.parseDouble(System.getProperty("javelin.torture.faultRate", "0.1"));
 
@@ -62,7 +60,7 @@ class CommitTortureTest {
         Map<String, String> o = new HashMap<>();
         String uri = switch (kind) {
             case "local" -> tmp.resolve(prefix).toUri().toString();
-            case "memory" -> "memory://" + prefix;
+            case "memory", "memory-tree" -> "memory://" + prefix;
             case "s3" -> {
                 if (System.getProperty("javelin.s3proxy.jar") == null) {
                     Path jar = Path.of("..", "objectstore", "target", "test-servers", "s3proxy.jar");
@@ -88,18 +86,19 @@ class CommitTortureTest {
             }
             default -> throw new IllegalArgumentException(kind);
         };
-        if (!kind.equals("local") && !kind.equals("memory")) {
+        if (!kind.equals("local") && !kind.startsWith("memory")) {
             o.put("lance_aimd_min_backoff_ms", "2");
             o.put("lance_aimd_max_backoff_ms", "50");
         }
         ResilientObjectStore resilient = (ResilientObjectStore) ObjectStores.open(uri, o, Map.of());
-        ChaosObjectStore chaos = new ChaosObjectStore(resilient.inner(), FAULT_RATE, kind.hashCode());
+        ChaosObjectStore chaos = new ChaosObjectStore(resilient.inner(), FAULT_RATE, kind.hashCode())
+                .withDarkAfterLostCreate(CommitTorture.DARK, 0.5);
         ObjectStore stack = new ResilientObjectStore(chaos, resilient.policy());
         return new Object[] {stack, chaos};
     }
 
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"memory", "local", "s3", "azure", "gcs"})
+    @ValueSource(strings = {"memory", "local", "s3", "azure", "gcs", "memory-tree"})
     void everyAcknowledgedCommitExactlyOnce(String kind) {
         String only = System.getProperty("javelin.torture.stores");
         Assumptions.assumeTrue(only == null || List.of(only.split(",")).contains(kind), "store not selected");
@@ -108,70 +107,20 @@ class CommitTortureTest {
         ChaosObjectStore chaos = (ChaosObjectStore) opened[1];
         try {
             long t0 = System.nanoTime();
-            CommitTorture t = new CommitTorture(new ObjectStoreManifestStore(store, ""),
-                    List.of(CommitTorture.APPEND, CommitTorture.APPEND, CommitTorture.DELETE));
-            t.create().block(Duration.ofMinutes(1));
+            CommitTorture t = new CommitTorture(new ObjectStoreManifestStore(store, ""), CommitTorture.MIX);
+            // memory-tree: the table keeps its fragments in a fragment metadata tree (spec 000), so every
+            // commit, rebase and conflict check goes through the tree's leaves
+            t.create(kind.endsWith("-tree") ? Map.of(TreeTables.LAYOUT_KEY, "tree") : Map.of()).block(Duration.ofMinutes(1));
             t.run(writers(kind), commits(kind), 42).block(Duration.ofMinutes(20));
             long ms = (System.nanoTime() - t0) / 1_000_000;
             chaos.disable();
-            verify(t);
-            System.out.printf("[torture] %s: %d writers x %d commits in %d ms; acked %d, failed %d, unknown->in %d, "
-                            + "unknown->out %d; %d requests, faults injected: throttle %d, 500 %d, timeout %d, lost-ack %d%n",
-                    kind, writers(kind), commits(kind), ms, t.count(CommitTorture.Outcome.Kind.ACKED),
-                    t.count(CommitTorture.Outcome.Kind.FAILED), t.count(CommitTorture.Outcome.Kind.UNKNOWN_RESOLVED_IN),
-                    t.count(CommitTorture.Outcome.Kind.UNKNOWN_RESOLVED_OUT), chaos.requests.get(),
-                    chaos.injected[0].get(), chaos.injected[1].get(), chaos.injected[2].get(), chaos.injected[3].get());
+            t.verify();
+            long verifyMs = (System.nanoTime() - t0) / 1_000_000 - ms;
+            System.out.printf("[torture] %s: %d writers x %d commits in %d ms (verify %d ms); %s%n", kind, writers(kind),
+                    commits(kind), ms, verifyMs, t.summary(chaos));
             assertThat(chaos.injectedTotal()).as("faults were injected").isPositive();
         } finally {
             store.close();
         }
-    }
-
-    static void verify(CommitTorture t) {
-        List<String> history = t.history().block(Duration.ofMinutes(5));
-        assertThat(CommitTorture.duplicates(history)).as("transactions committed twice").isEmpty();
-        for (CommitTorture.Outcome o : t.ledger.values()) {
-            boolean in = history.contains(o.txnUuid());
-            switch (o.kind()) {
-                case ACKED, UNKNOWN_RESOLVED_IN -> assertThat(in).as("acknowledged %s %s is in the history", o.txnUuid(),
-                        o.effect()).isTrue();
-                case FAILED, UNKNOWN_RESOLVED_OUT -> assertThat(in).as("failed %s %s is not visible", o.txnUuid(),
-                        o.effect()).isFalse();
-            }
-        }
-        assertThat(history).as("every visible transaction was issued by a writer").allMatch(t.ledger::containsKey);
-        assertThat(t.count(CommitTorture.Outcome.Kind.ACKED)).isPositive();
-
-        Snapshot latest = t.table.open().block();
-        Map<String, long[]> expected = t.expected();
-        Map<String, FragmentInfo> actual = new HashMap<>();
-        for (FragmentInfo f : latest.fragments()) {
-            String file = f.fragment().getFiles(0).getPath();
-            assertThat(actual.put(file, f)).as("fragment %s listed once", file).isNull();
-        }
-        assertThat(actual.keySet()).isEqualTo(expected.keySet());
-        long expectedRows = 0;
-        for (var e : expected.entrySet()) {
-            FragmentInfo f = actual.get(e.getKey());
-            assertThat(f.physicalRows()).isEqualTo(e.getValue()[0]);
-            assertThat(f.deletedRows()).as("deleted rows of %s", e.getKey()).isEqualTo(e.getValue()[1]);
-            expectedRows += e.getValue()[0] - e.getValue()[1];
-        }
-        assertThat(latest.countRows()).isEqualTo(expectedRows);
-        // the deletion vectors themselves match their counts and the ledger's cumulative bitmaps
-        Map<Long, Long> counts = latest.verifyDeletions().block();
-        for (FragmentInfo f : latest.fragments()) {
-            assertThat(counts.get(f.id())).isEqualTo(f.deletedRows());
-        }
-        for (CommitTorture.Outcome o : t.ledger.values()) {
-            if (o.effect() instanceof CommitTorture.Effect.Deleted d && o.kind() == CommitTorture.Outcome.Kind.ACKED) {
-                FragmentInfo f = actual.get(d.file());
-                RoaringBitmap now = latest.deletions(f).block();
-                assertThat(RoaringBitmap.andNot(d.cumulative(), now).isEmpty()).as("acked deletion of %s kept", d.file()).isTrue();
-            }
-        }
-        // every version opens
-        Flux.range(1, (int) latest.version()).concatMap(v -> t.table.checkout(v)).doOnNext(s -> s.countRows())
-                .then().block(Duration.ofMinutes(5));
     }
 }
