@@ -49,7 +49,7 @@ class TreeCloneTest {
         Dataset ds = keep(Dataset.write(tmp.resolve(name).toString(), DatasetTestSupport.rows(alloc, 0, 200, 50),
                 DatasetTestSupport.schema(), TreeDatasetTest.params(TreeDatasetTest.TREE)).block());
         long next = 200;
-        for (int i = 0; i < 6; i++) {
+        for (int i = 0; i < 4; i++) {
             ds = keep(ds.append(DatasetTestSupport.rows(alloc, next, 50, 25), DatasetTestSupport.schema()).block());
             next += 50;
             if (i % 2 == 1) {
@@ -84,7 +84,7 @@ class TreeCloneTest {
         // both sides commit independently
         List<Dataset> cloneVersions = new ArrayList<>(List.of(clone));
         Dataset c = clone;
-        for (int i = 0; i < 4; i++) {
+        for (int i = 0; i < 2; i++) {
             c = keep(c.append(DatasetTestSupport.rows(alloc, 10_000 + 40L * i, 40, 20), DatasetTestSupport.schema()).block());
             c = keep(c.delete("id % 13 = " + i).block());
             cloneVersions.add(c);
