@@ -45,7 +45,14 @@ final class Branches {
             }
             Dataset.Handle h = ds.handle();
             Instant now = Instant.now();
-            Clones.Cloned c = Clones.shallow(ds.snapshot().manifestFile(), BasePaths.rootPath(h.uri), null, name, now);
+            return treeShared(ds, Clones.shallow(ds.snapshot().manifestFile(), BasePaths.rootPath(h.uri), null, name, now))
+                    .flatMap(c -> publishBranch(ds, name, now, c));
+        });
+    }
+
+    private static Mono<Dataset> publishBranch(Dataset ds, String name, Instant now, Clones.Cloned c) {
+        return Mono.defer(() -> {
+            Dataset.Handle h = ds.handle();
             ManifestStore target = new ObjectStoreManifestStore(h.store, BranchNames.root(name));
             byte[] bytes = ManifestCodec.encode(c.manifest(), c.indexSection(), c.transaction());
             Branch ref = new Branch(name, null, ds.version(), now.getEpochSecond(), bytes.length,
@@ -69,8 +76,22 @@ final class Branches {
     static Mono<Dataset> shallowClone(Dataset ds, String targetUri, Map<String, String> targetOptions) {
         return Mono.defer(() -> {
             Clones.Cloned c = Clones.shallow(ds.snapshot().manifestFile(), BasePaths.rootPath(ds.uri()), null, null, Instant.now());
-            return publish(targetUri, targetOptions, c, Flux.empty(), ds);
+            return treeShared(ds, c).flatMap(cc -> publish(targetUri, targetOptions, cc, Flux.empty(), ds));
         });
+    }
+
+    /**
+     * A tree table's clone or branch shares the source's tree objects through the new base path (the last
+     * one {@link Clones#shallow} added); its own root is inline and remapped (spec 000 copy-and-remap).
+     */
+    private static Mono<Clones.Cloned> treeShared(Dataset ds, Clones.Cloned c) {
+        io.javelin.tx.pb.Manifest src = ds.snapshot().manifestFile().manifest();
+        if (!src.hasFragmentTree()) {
+            return Mono.just(c);
+        }
+        int base = c.manifest().getBasePaths(c.manifest().getBasePathsCount() - 1).getId();
+        return io.javelin.tx.tree.TreeClones.shallow(ds.handle().manifests, src, c.manifest(), base)
+                .map(m -> new Clones.Cloned(m, c.indexSection(), c.transaction()));
     }
 
     static Mono<Dataset> deepClone(Dataset ds, String targetUri, Map<String, String> targetOptions) {

@@ -625,6 +625,21 @@ public final class Dataset implements AutoCloseable {
                 .onErrorMap(e -> translate(uri(), version(), e));
     }
 
+    /**
+     * Column backfill, step 1 (a worker): data files for existing top-level {@code columns} (typically
+     * added as all-NULL) of the fragments {@code fragmentIds} only, fed one row per live row in that
+     * order; nothing is committed and only the named fragments are read (no full listing on a tree table).
+     */
+    public Mono<List<FragmentMetadata>> writeColumnData(List<Long> fragmentIds, List<String> columns,
+            Flux<VectorSchemaRoot> data) {
+        return ColumnFill.write(this, fragmentIds, columns, data).onErrorMap(e -> translate(uri(), version(), e));
+    }
+
+    /** Column backfill, step 2: one DataReplacement naming only the written fragments (O(batch), not O(table)). */
+    public Mono<Dataset> commitColumnData(List<FragmentMetadata> written) {
+        return ColumnFill.commit(this, written).map(this::derived).onErrorMap(e -> translate(uri(), version(), e));
+    }
+
     /** Drops columns or struct children ({@code "s.a"}): metadata only (a Project), data files stay. */
     public Mono<Dataset> dropColumns(List<String> columns) {
         return withFragments(() -> SchemaEvolution.dropColumns(this, columns)).map(this::derived).onErrorMap(e -> translate(uri(), version(), e));

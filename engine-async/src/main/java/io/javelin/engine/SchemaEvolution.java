@@ -64,6 +64,10 @@ final class SchemaEvolution {
             }
             List<io.javelin.encoding.pb.file.Field> added = newFieldIds(ds, fields);
             Manifest m = ds.snapshot().manifestFile().manifest();
+            if (ds.isTreeLayout()) {
+                // same result as Lance's Merge of unchanged fragments, without listing every fragment
+                return Writes.commit(ds.handle(), Transactions.project(ds.version(), concat(m, added)));
+            }
             return Writes.commit(ds.handle(), Transactions.merge(ds.version(), records(ds), concat(m, added),
                     m.getSchemaMetadataMap()));
         });
@@ -171,6 +175,12 @@ final class SchemaEvolution {
     /** Writes one data file of {@code columns} per fragment of {@code frags}, fed by {@code data}. */
     private static Mono<Map<Long, DataFile>> writeColumnFiles(Dataset ds, List<FragmentInfo> frags, Flux<VectorSchemaRoot> data,
                                                               Schema columns) {
+        return Mono.defer(() -> writeColumnFiles(ds, frags, data, columns, newFieldIds(ds, columns.getFields())));
+    }
+
+    /** As above, the files' fields numbered {@code added} (new ids, or existing all-NULL columns being filled). */
+    static Mono<Map<Long, DataFile>> writeColumnFiles(Dataset ds, List<FragmentInfo> frags, Flux<VectorSchemaRoot> data,
+                                                      Schema columns, List<io.javelin.encoding.pb.file.Field> added) {
         return Mono.defer(() -> {
             AtomicInteger frag = new AtomicInteger();
             AtomicLong left = new AtomicLong(frags.isEmpty() ? 0 : frags.get(0).liveRows());
@@ -200,7 +210,6 @@ final class SchemaEvolution {
             });
             AtomicInteger written = new AtomicInteger();
             Map<Long, DataFile> files = new LinkedHashMap<>();
-            List<io.javelin.encoding.pb.file.Field> added = newFieldIds(ds, columns.getFields());
             LanceSchema lance = LanceSchema.fromProto(added, Map.of());
             return slices.windowUntilChanged(Map.Entry::getKey)
                     .concatMap(w -> w.collectList().flatMap(parts -> {
@@ -353,7 +362,7 @@ final class SchemaEvolution {
         return Mono.defer(() -> {
             Manifest m = ds.snapshot().manifestFile().manifest();
             List<io.javelin.encoding.pb.file.Field> schema = new ArrayList<>(m.getFieldsList());
-            int next = EvolutionManifests.maxFieldId(m) + 1;
+            int next = maxFieldId(ds, m) + 1;
             List<String> castSources = new ArrayList<>();
             List<Field> castTargets = new ArrayList<>();
             Set<Integer> replaced = new HashSet<>();
@@ -405,7 +414,7 @@ final class SchemaEvolution {
             Schema outSchema = new Schema(castTargets);
             Set<Integer> newIds = new HashSet<>();
             for (io.javelin.encoding.pb.file.Field f : schema) {
-                if (f.getId() > EvolutionManifests.maxFieldId(m)) {
+                if (f.getId() > maxFieldId(ds, m)) {
                     newIds.add(f.getId());
                 }
             }
@@ -507,7 +516,7 @@ final class SchemaEvolution {
                 throw error(ds, "Column " + f.getName() + " already exists in the dataset");
             }
         }
-        int base = EvolutionManifests.maxFieldId(m) + 1;
+        int base = maxFieldId(ds, m) + 1;
         List<io.javelin.encoding.pb.file.Field> out = new ArrayList<>();
         for (io.javelin.encoding.pb.file.Field f : ArrowSchemas.fromArrow(new Schema(fields)).toProto()) {
             out.add(f.toBuilder().setId(f.getId() + base).setParentId(f.getParentId() < 0 ? -1 : f.getParentId() + base).build());
@@ -563,6 +572,22 @@ final class SchemaEvolution {
             }
         }
         return -1;
+    }
+
+    /**
+     * Lance's max field id: schema ids and ids in any data file. A tree table's manifest lists no
+     * fragments, so its loaded fragment records are scanned too (a dropped column's id must not be reused).
+     */
+    static int maxFieldId(Dataset ds, Manifest m) {
+        int max = EvolutionManifests.maxFieldId(m);
+        for (FragmentInfo f : ds.snapshot().catalog().loaded().orElse(List.of())) {
+            for (DataFile df : f.fragment().getFilesList()) {
+                for (int id : df.getFieldsList()) {
+                    max = Math.max(max, id);
+                }
+            }
+        }
+        return max;
     }
 
     static SchemaEvolutionException error(Dataset ds, String message) {

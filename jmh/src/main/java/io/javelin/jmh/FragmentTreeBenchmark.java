@@ -136,6 +136,8 @@ public class FragmentTreeBenchmark {
         final AtomicLong puts = new AtomicLong();
         final AtomicLong putBytes = new AtomicLong();
         final AtomicLong lists = new AtomicLong();
+        /** PUT bytes by object kind (txn, manifest, root, node, leaf, other): where a commit's bytes go. */
+        final Map<String, AtomicLong> putBytesByKind = new java.util.concurrent.ConcurrentSkipListMap<>();
 
         CountingStore(int latencyMs) {
             this.latency = Duration.ofMillis(latencyMs);
@@ -159,18 +161,39 @@ public class FragmentTreeBenchmark {
 
         @Override
         public Mono<Void> put(String path, byte[] bytes) {
-            return delayed(inner.put(path, bytes).doOnSuccess(v -> {
-                puts.incrementAndGet();
-                putBytes.addAndGet(bytes.length);
-            }));
+            return delayed(inner.put(path, bytes).doOnSuccess(v -> counted(path, bytes.length)));
         }
 
         @Override
         public Mono<Void> putIfAbsent(String path, byte[] bytes) {
-            return delayed(inner.putIfAbsent(path, bytes).doOnSuccess(v -> {
-                puts.incrementAndGet();
-                putBytes.addAndGet(bytes.length);
-            }));
+            return delayed(inner.putIfAbsent(path, bytes).doOnSuccess(v -> counted(path, bytes.length)));
+        }
+
+        private void counted(String path, int length) {
+            puts.incrementAndGet();
+            putBytes.addAndGet(length);
+            putBytesByKind.computeIfAbsent(kind(path), k -> new AtomicLong()).addAndGet(length);
+        }
+
+        static String kind(String path) {
+            if (path.contains("_transactions/")) {
+                return "txn";
+            }
+            if (path.contains("_versions/")) {
+                return "manifest";
+            }
+            for (String k : new String[] {"root", "node", "leaf"}) {
+                if (path.contains("_bt/" + k + "/")) {
+                    return k;
+                }
+            }
+            return "other";
+        }
+
+        Map<String, Long> putBytesByKind() {
+            Map<String, Long> out = new java.util.TreeMap<>();
+            putBytesByKind.forEach((k, v) -> out.put(k, v.get()));
+            return out;
         }
 
         @Override
@@ -217,8 +240,25 @@ public class FragmentTreeBenchmark {
             for (int i = 0; i < n; i++) {
                 frags.add(fragment(i, wide));
             }
-            Map<String, String> config = tree ? Map.of(TreeTables.LAYOUT_KEY, TreeTables.LAYOUT_TREE) : Map.of();
+            Map<String, String> config = tree ? treeConfig() : Map.of();
             version = engine.commit(Transactions.overwrite(0, frags, schema, config)).block().version();
+        }
+
+        /**
+         * The tree layout plus writer-policy overrides from {@code -Djavelin.bench.treeConfig=k=v,k=v}
+         * (e.g. {@code lance.fragment_metadata.publication_suffix_budget=8192}) for policy experiments.
+         */
+        static Map<String, String> treeConfig() {
+            Map<String, String> config = new java.util.LinkedHashMap<>();
+            config.put(TreeTables.LAYOUT_KEY, TreeTables.LAYOUT_TREE);
+            String extra = System.getProperty("javelin.bench.treeConfig", "");
+            for (String kv : extra.split(",")) {
+                if (!kv.isBlank()) {
+                    String[] p = kv.split("=", 2);
+                    config.put(p[0].trim(), p[1].trim());
+                }
+            }
+            return config;
         }
 
         static DataFragment fragment(long i) {
@@ -518,6 +558,7 @@ public class FragmentTreeBenchmark {
         Fixture fx = new Fixture(n, tree, 0, false);
         fx.startBackfill();
         long[] before = fx.store.counts();
+        Map<String, Long> kindsBefore = fx.store.putBytesByKind();
         long maxPut = 0;
         double[] ms = new double[commits];
         for (int i = 0; i < commits; i++) {
@@ -534,6 +575,10 @@ public class FragmentTreeBenchmark {
                 tree ? "tree" : "flat", commits, 100.0 * Math.min(n, commits * 10L) / n,
                 (after[0] - before[0]) / (double) commits, (after[1] - before[1]) / commits, putTotal,
                 putTotal / commits, maxPut, rank(ms, 0.5), rank(ms, 0.99));
+        StringBuilder kinds = new StringBuilder();
+        fx.store.putBytesByKind().forEach((k, v) -> kinds.append(' ').append(k).append('=')
+                .append((v - kindsBefore.getOrDefault(k, 0L)) / commits));
+        System.err.println("  PUT bytes/commit by kind (" + n + " " + (tree ? "tree" : "flat") + "):" + kinds);
     }
 
     private static void report(int n, boolean tree, boolean wide, int latency, FragmentTreeChart.Data data) {

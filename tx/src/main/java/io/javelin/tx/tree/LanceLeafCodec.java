@@ -41,9 +41,13 @@ public final class LanceLeafCodec implements LeafCodec {
 
     private final WriteOptions options;
 
-    /** Lance file format 2.1 (any version is allowed by the spec; 2.1 is what upstream writes). */
+    /**
+     * Lance file format 2.2 (any version is allowed by the spec; upstream writes 2.1). Measured on a
+     * 9 000-record narrow leaf, interleaved in one JVM: 2.2 files are 1.5 % smaller than 2.1 and
+     * decode 13-20 % faster (2.0 decodes faster still but is 2.3x larger).
+     */
     public LanceLeafCodec() {
-        this(WriteOptions.of(LanceFileVersion.V2_1));
+        this(WriteOptions.of(LanceFileVersion.V2_2));
     }
 
     public LanceLeafCodec(WriteOptions options) {

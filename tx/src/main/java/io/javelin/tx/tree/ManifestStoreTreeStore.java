@@ -9,10 +9,16 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
- * Tree objects of the current dataset through the table's {@link ManifestStore} (paths relative
- * to the dataset root). Objects of other datasets (shallow clones) are not reachable through it.
+ * Tree objects through the table's {@link ManifestStore} (paths relative to the dataset root).
+ * Objects of another dataset (a shallow clone's or branch's shared source subtrees, named through a
+ * BasePath) are read through a store opened on that dataset's root with default storage options
+ * (environment credentials), once per root and process; they are never written or listed.
  */
 public final class ManifestStoreTreeStore implements TreeStore {
+
+    /** Stores of other datasets' roots, opened on first use and kept for the process. */
+    private static final java.util.concurrent.ConcurrentHashMap<String, ManifestStore> OTHERS =
+            new java.util.concurrent.ConcurrentHashMap<>();
 
     private final ManifestStore store;
 
@@ -28,9 +34,18 @@ public final class ManifestStoreTreeStore implements TreeStore {
     private static String path(ObjectLocation l) {
         if (!l.dataset().isEmpty()) {
             throw new UnsupportedFeatureException("Tree object " + l + " belongs to another dataset;"
-                    + " cross-dataset tree references are not supported yet");
+                    + " tree objects of other datasets are never written");
         }
         return l.path();
+    }
+
+    /** The store holding {@code l}: this table's, or the other dataset's root store (read only). */
+    private ManifestStore reading(ObjectLocation l) {
+        if (l.dataset().isEmpty()) {
+            return store;
+        }
+        return OTHERS.computeIfAbsent(l.dataset(), root -> new io.javelin.tx.store.ObjectStoreManifestStore(
+                io.javelin.objectstore.ObjectStores.open(root), ""));
     }
 
     @Override
@@ -40,7 +55,7 @@ public final class ManifestStoreTreeStore implements TreeStore {
 
     @Override
     public Mono<byte[]> get(ObjectLocation location) {
-        return Mono.defer(() -> store.read(path(location)))
+        return Mono.defer(() -> reading(location).read(location.path()))
                 .onErrorMap(StoreNotFoundException.class, e -> new CorruptSnapshotException(Rule.R08_OBJECT_ENCODING,
                         "tree object " + location + " is missing", e));
     }

@@ -107,7 +107,7 @@ public final class TreeCommits {
     private static Mono<ManifestBuilder.Built> sparse(ManifestStore store, ManifestFile base, Transaction txn,
             Instant now) {
         TreeEnv env = TreeTables.env(store, base.manifest().getConfigMap());
-        Optional<Set<Long>> touched = touched(txn);
+        Optional<Set<Long>> touched = touched(txn, base.manifest());
         return TreeSnapshot.open(env, base.manifest(), "").flatMap(tree -> {
             Mono<List<DataFragment>> partial = touched.isPresent()
                     ? (touched.get().isEmpty() ? Mono.just(List.<DataFragment>of())
@@ -138,8 +138,25 @@ public final class TreeCommits {
 
     /** Fragment ids an operation reads or changes, or empty when the whole state is needed. */
     static Optional<Set<Long>> touched(Transaction txn) {
+        return touched(txn, null);
+    }
+
+    /**
+     * As above, knowing the base manifest: a Project that keeps every field of {@code base}'s schema
+     * (adds all-NULL columns, renames) drops no data file, so it touches no fragment.
+     */
+    static Optional<Set<Long>> touched(Transaction txn, Manifest base) {
         Set<Long> ids = new LinkedHashSet<>();
         switch (OperationKind.of(txn)) {
+            case PROJECT -> {
+                if (base == null) {
+                    return Optional.empty();
+                }
+                Set<Integer> kept = new java.util.HashSet<>();
+                txn.getProject().getSchemaList().forEach(f -> kept.add(f.getId()));
+                boolean additive = base.getFieldsList().stream().allMatch(f -> kept.contains(f.getId()));
+                return additive ? Optional.of(ids) : Optional.empty();
+            }
             case APPEND, RESERVE_FRAGMENTS, UPDATE_CONFIG, CREATE_INDEX -> {
                 return Optional.of(ids);
             }

@@ -27,8 +27,21 @@ public record TreeConfig(int maxLeafBytes, int maxNodeBytes, int bufferBytes, in
         }
     }
 
-    /** Upstream's defaults: 1 MiB leaves and nodes, 256 KiB buffers, fan-out 16, 64 KiB inline, 32 KiB suffix. */
+    /**
+     * 1 MiB leaves and nodes and fan-out 16 as upstream; smaller publication budgets than upstream's
+     * (8 KiB inline root instead of 64 KiB, 6 KiB suffix instead of 32 KiB, 128 KiB buffers instead
+     * of 256 KiB). Every commit rewrites the manifest with the inline root or the suffix, and every
+     * suffix overflow rewrites the root with its buffer, so the amortized bytes of a commit stream
+     * are about {@code suffix/2 + buffer/2 * m/suffix + leaf * m/buffer} for {@code m} bytes of new
+     * mutations per commit: these budgets sit near that minimum for small commits (a backfill of 10
+     * fragments per commit: 11.4 KB instead of 25 KB at 10^5 fragments; docs/benchmarks.md).
+     */
     public static TreeConfig defaults() {
+        return new TreeConfig(1 << 20, 1 << 20, 128 << 10, 16, 8 << 10, 6 << 10, 8);
+    }
+
+    /** Upstream's defaults: 1 MiB leaves and nodes, 256 KiB buffers, fan-out 16, 64 KiB inline, 32 KiB suffix. */
+    public static TreeConfig upstreamDefaults() {
         return new TreeConfig(1 << 20, 1 << 20, 256 << 10, 16, 64 << 10, 32 << 10, 8);
     }
 

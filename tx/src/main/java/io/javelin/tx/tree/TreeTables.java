@@ -16,8 +16,8 @@ public final class TreeTables {
     public static final String LAYOUT_FLAT = "flat";
 
     private static volatile BufferAllocator allocator;
-    /** Decoded leaves of every table in this process (about 100 MiB of records at most). */
-    public static final LeafCache LEAVES = new LeafCache(Long.getLong("javelin.tree.leafCacheRecords", 200_000));
+    /** Decoded leaves of every table in this process (estimated heap up to an eighth of the maximum heap). */
+    public static final LeafCache LEAVES = LeafCache.defaults();
 
     private TreeTables() {
     }

@@ -51,7 +51,7 @@ class ScaleTest {
                     openGets, (t3 - t2) / 1e6, pointGets / 10.0, pointBytes / 10.0);
             assertThat(openGets).isLessThanOrEqualTo(1);
             steadyState(fx, "inline root (defaults)", TreeConfig.defaults(), s, frags, rnd, 300);
-            steadyState(fx, "external root + 32 KiB suffix", TreeConfig.defaults().withInlineRootBytes(0), s, frags, rnd,
+            steadyState(fx, "external root + 32 KiB suffix", TreeConfig.upstreamDefaults().withInlineRootBytes(0), s, frags, rnd,
                     300);
             steadyState(fx, "external root, 16 KiB suffix, 32 KiB buffer", TreeConfig.defaults().withInlineRootBytes(0)
                     .withSuffixBytes(16 << 10).withBufferBytes(32 << 10), s, frags, rnd, 800);
