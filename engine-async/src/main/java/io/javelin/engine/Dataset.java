@@ -263,6 +263,14 @@ public final class Dataset implements AutoCloseable {
                 .onErrorMap(e -> translate(uri(), version(), e));
     }
 
+    /**
+     * Row addresses of the rows whose {@code _rowid} is in {@code sortedRowIds} (ascending, unsigned), for index
+     * lookups: unknown ids are dropped, deleted rows are not masked; identity without stable row ids.
+     */
+    public Mono<long[]> rowAddressesOfIds(long[] sortedRowIds) {
+        return RowIdInverse.addresses(this, sortedRowIds).onErrorMap(e -> translate(uri(), version(), e));
+    }
+
     /** Whether this dataset has stable row ids (Lance feature flag 2, set at creation). */
     public boolean hasStableRowIds() {
         return rowIds.enabled();

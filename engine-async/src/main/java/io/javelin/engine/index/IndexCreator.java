@@ -87,7 +87,9 @@ public final class IndexCreator {
                 frags.add((int) f.id());
             }
             BufferAllocator alloc = new RootAllocator();
-            return collect(ds, column, field, alloc)
+            // Lance indexes _rowid (the stable id when enabled); zone indexes always hold row addresses
+            boolean byRowId = ds.hasStableRowIds() && kind != IndexKind.ZONEMAP && kind != IndexKind.BLOOM_FILTER;
+            return collect(ds, column, field, byRowId, alloc)
                     .publishOn(Schedulers.boundedElastic())
                     .flatMap(data -> write(ds.objectStore(), uuid, kind, params, data, alloc).doFinally(s -> data.close()))
                     .flatMap(built -> {
@@ -121,7 +123,7 @@ public final class IndexCreator {
     private static void checkType(Dataset ds, Field f, IndexKind kind) {
         ArrowType t = f.getType();
         boolean ok = switch (kind) {
-            case BTREE, BITMAP -> !(t instanceof ArrowType.List || t instanceof ArrowType.LargeList || t instanceof ArrowType.FixedSizeList
+            case BTREE, BITMAP, ZONEMAP, BLOOM_FILTER -> !(t instanceof ArrowType.List || t instanceof ArrowType.LargeList || t instanceof ArrowType.FixedSizeList
                     || t instanceof ArrowType.Struct || t instanceof ArrowType.Map);
             case LABEL_LIST -> t instanceof ArrowType.List || t instanceof ArrowType.LargeList;
             default -> t instanceof ArrowType.FixedSizeList && f.getChildren().get(0).getType()
@@ -141,16 +143,17 @@ public final class IndexCreator {
         }
     }
 
-    private static Mono<Collected> collect(Dataset ds, String column, Field field, BufferAllocator alloc) {
+    private static Mono<Collected> collect(Dataset ds, String column, Field field, boolean byRowId, BufferAllocator alloc) {
         return Mono.defer(() -> {
             FieldVector all = field.createVector(alloc);
             long[][] rows = {new long[1024]};
             int[] n = {0};
-            return ds.scanner().columns(column).withRowAddress(true).scan(alloc)
+            String idColumn = byRowId ? "_rowid" : ROW_ADDR;
+            return (byRowId ? ds.scanner().columns(column).withRowId(true) : ds.scanner().columns(column).withRowAddress(true)).scan(alloc)
                     .doOnNext(b -> {
                         try (b) {
                             FieldVector v = b.getVector(column);
-                            UInt8Vector addr = (UInt8Vector) b.getVector(ROW_ADDR);
+                            UInt8Vector addr = (UInt8Vector) b.getVector(idColumn);
                             int m = b.getRowCount();
                             if (n[0] + m > rows[0].length) {
                                 rows[0] = java.util.Arrays.copyOf(rows[0], Math.max(rows[0].length * 2, n[0] + m));
@@ -196,6 +199,9 @@ public final class IndexCreator {
                             ? new Built(List.of(f), IndexType.pack(BitmapIndexDetails.getDefaultInstance()), IndexType.BITMAP.writeVersion())
                             : new Built(List.of(f), IndexType.pack(LabelListIndexDetails.getDefaultInstance()),
                             IndexType.LABEL_LIST.writeVersion()));
+            case ZONEMAP, BLOOM_FILTER -> Mono.fromCallable(() -> ZoneIndexes.build(kind, data.values(), data.rows(), alloc))
+                    .flatMap(z -> file(store, dir, z.file(), z.batch(), List.of()).doFinally(s -> z.batch().close())
+                            .map(f -> new Built(List.of(f), z.details(), z.indexVersion())));
             default -> Mono.fromCallable(() -> buildVector(kind, params, data))
                     .flatMap(ivf -> {
                         VectorSchemaRoot index = ivf.indexFileBatch(alloc);
