@@ -12,8 +12,9 @@ import java.util.function.LongUnaryOperator;
  * Turns the zones of a zone-based index (ZoneMap, Bloom filter) into candidate row addresses.
  *
  * <p>What {@code zone_start} means differs between Lance versions once rows were deleted before the
- * build: older writers count live rows (cumulative, so offsets shift past a deletion), newer ones record
- * the first row's physical offset and the span to the last. Both agree when a fragment's zones tile
+ * build: older writers count live rows (cumulative, so offsets shift past a deletion), newer ones (Lance
+ * 7.0.0, verified by interop: 256 live rows after deleting every 7th span {@code 0+299}) record the first
+ * row's physical offset and the span to the last. Both agree when a fragment's zones tile
  * {@code [0, physical_rows)} exactly, so only then are zone ranges used as addresses; otherwise a
  * fragment with any matching zone is a candidate as a whole. A fragment none of whose zones match
  * is pruned either way: every row that existed at build time is in some zone.
