@@ -299,7 +299,7 @@ public final class IndexCreator {
         return d.build();
     }
 
-    private static Mono<IndexFile> file(ObjectStore store, String dir, String name, VectorSchemaRoot root, List<byte[]> buffers) {
+    static Mono<IndexFile> file(ObjectStore store, String dir, String name, VectorSchemaRoot root, List<byte[]> buffers) {
         return LanceFileWriter.write(Flux.just(root), root.getSchema(), store, dir + name, WriteOptions.of(LanceFileVersion.V2_1), buffers)
                 .map(r -> IndexFile.newBuilder().setPath(name).setSizeBytes(r.bytes()).build());
     }

@@ -152,20 +152,23 @@ class ZoneIndexesAndStableIdsTest {
             try (Dataset v5 = v4.compact(CompactionOptions.defaults().withTargetRowsPerFragment(5000)).block().dataset()) {
                 assertThat(v5.fragments()).hasSize(1);
                 property(v5, 40, 22);
-                // with stable row ids the index still covers the rewritten rows and is used
-                RowsCovered rc = new RowsCovered(v5.listIndexes().get(0).fragments().getCardinality());
-                if (stable) {
-                    assertThat(rc.fragments()).isEqualTo(1);
+                // stable row ids: the index stays valid; addresses: BTree and Bitmap were remapped to new segments
+                long newFragment = v5.fragments().get(0).id();
+                assertThat(v5.listIndexes()).hasSize(2).allSatisfy(i -> assertThat(i.fragments().toArray()).containsExactly((int) newFragment));
+                if (!stable) {
+                    assertThat(v5.listIndexes()).extracting(IndexInfo::uuid).doesNotContainAnyElementsOf(
+                            v4.listIndexes().stream().map(IndexInfo::uuid).toList());
+                    assertThat(v5.listIndexes().get(0).metadata().getFilesCount()).isEqualTo(2);
                 }
+                long used = ScalarIndexScan.INDEXED_SCANS.get();
+                assertThat(IndexLifecycleTest.ids(v5.scanner().filter("id = 1234 OR id = 1236 OR cat = 'zz'"), alloc)).containsExactly(1234);
+                assertThat(ScalarIndexScan.INDEXED_SCANS.get()).isGreaterThan(used);
                 // _rowid through the indexed plan is the stable id
                 try (Dataset reopened = Dataset.open(uri).block()) {
                     property(reopened, 20, 23);
                 }
             }
         }
-    }
-
-    record RowsCovered(long fragments) {
     }
 
     @Test
