@@ -426,6 +426,17 @@ public final class Dataset implements AutoCloseable {
         return io.javelin.engine.index.IndexCreator.drop(this, name).onErrorMap(e -> translate(uri(), version(), e));
     }
 
+    /**
+     * Folds fragments the named scalar indexes (all when {@code names} is null or empty) do not cover into one
+     * merged segment each, as Lance's {@code optimize_indices}; a CreateIndex version, or this version again when
+     * every index is complete. See {@link io.javelin.engine.index.IndexOptimizer}.
+     */
+    public Mono<Dataset> optimizeIndexes(List<String> names) {
+        return withFragments(() -> io.javelin.engine.index.IndexOptimizer.optimize(this, names))
+                .switchIfEmpty(Mono.fromSupplier(this::sameVersion))
+                .onErrorMap(e -> translate(uri(), version(), e));
+    }
+
     /** The index segments of this version (name, type, columns, coverage), as in the manifest. */
     public List<io.javelin.engine.index.IndexInfo> listIndexes() {
         return io.javelin.engine.index.IndexCatalog.list(this);

@@ -81,6 +81,17 @@ public final class IndexCreator {
                 }
             }
             checkType(ds, field, kind);
+            return build(ds, column, field, kind, params, name)
+                    .flatMap(im -> ds.commit(Transactions.createIndex(ds.version(), List.of(im), removed)));
+        });
+    }
+
+    /**
+     * Builds a segment named {@code name} over every fragment of {@code ds} and writes its files; the
+     * returned manifest entry is not committed (create and optimize commit it).
+     */
+    static Mono<IndexMetadata> build(Dataset ds, String column, Field field, IndexKind kind, IndexParams params, String name) {
+        return Mono.defer(() -> {
             UUID uuid = UUID.randomUUID();
             RoaringBitmap frags = new RoaringBitmap();
             for (FragmentInfo f : ds.fragments()) {
@@ -92,7 +103,7 @@ public final class IndexCreator {
             return collect(ds, column, field, byRowId, alloc)
                     .publishOn(Schedulers.boundedElastic())
                     .flatMap(data -> write(ds.objectStore(), uuid, kind, params, data, alloc).doFinally(s -> data.close()))
-                    .flatMap(built -> {
+                    .map(built -> {
                         IndexMetadata.Builder im = IndexMetadata.newBuilder()
                                 .setUuid(io.javelin.tx.pb.UUID.newBuilder().setUuid(ByteString.copyFrom(IndexFiles.uuidToBytes(uuid))))
                                 .addFields(ds.lanceSchema().field(column).id())
@@ -103,7 +114,7 @@ public final class IndexCreator {
                                 .setIndexVersion(built.indexVersion())
                                 .setCreatedAt(System.currentTimeMillis());
                         built.files().forEach(im::addFiles);
-                        return ds.commit(Transactions.createIndex(ds.version(), List.of(im.build()), removed));
+                        return im.build();
                     })
                     .doFinally(s -> alloc.close());
         });

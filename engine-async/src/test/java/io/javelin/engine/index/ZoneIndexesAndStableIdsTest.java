@@ -172,6 +172,46 @@ class ZoneIndexesAndStableIdsTest {
     }
 
     @Test
+    void optimizeFoldsAppendedFragmentsIntoOneSegment() {
+        String uri = dir.resolve("o.lance").toString();
+        try (Dataset v1 = create("o.lance", 2000, false);
+             Dataset v2 = v1.createIndex(List.of("id"), IndexKind.BTREE, IndexParams.defaults()).block();
+             Dataset v3 = v2.createIndex(List.of("cat"), IndexKind.BITMAP, IndexParams.defaults()).block();
+             Dataset v4 = v3.createIndex(List.of("num"), IndexKind.ZONEMAP, IndexParams.defaults()).block();
+             Dataset v5 = v4.append(IndexTestData.rows(alloc, 2000, 1500, 500), IndexTestData.schema()).block();
+             Dataset v6 = v5.delete("id % 5 = 1").block()) {
+            assertThat(v6.listIndexes()).allSatisfy(i -> assertThat(i.fragments().toArray()).containsExactly(0, 1));
+            try (Dataset v7 = v6.optimizeIndexes(List.of("id_idx")).block()) {
+                assertThat(v7.version()).isEqualTo(v6.version() + 1);
+                int[] all = v7.fragments().stream().mapToInt(f -> (int) f.id()).toArray();
+                assertThat(all).hasSizeGreaterThan(2);
+                assertThat(v7.listIndexes()).filteredOn(i -> i.name().equals("id_idx")).singleElement()
+                        .satisfies(i -> assertThat(i.fragments().toArray()).containsExactly(all));
+                assertThat(v7.listIndexes()).filteredOn(i -> i.name().equals("cat_idx")).singleElement()
+                        .satisfies(i -> assertThat(i.fragments().toArray()).containsExactly(0, 1));
+            }
+            // the CLI form optimizes the rest
+            var out = new java.io.StringWriter();
+            var cli = io.javelin.cli.JavelinCli.commandLine();
+            cli.setOut(new java.io.PrintWriter(out));
+            assertThat(cli.execute("index", "optimize", uri)).isZero();
+            assertThat(out.toString()).contains("optimized all scalar indexes");
+            try (Dataset v8 = Dataset.open(uri).block()) {
+                int[] all = v8.fragments().stream().mapToInt(f -> (int) f.id()).toArray();
+                assertThat(v8.listIndexes()).hasSize(3).allSatisfy(i -> assertThat(i.fragments().toArray()).containsExactly(all));
+                long before = ScalarIndexScan.INDEXED_SCANS.get();
+                assertThat(IndexLifecycleTest.ids(v8.scanner().filter("id = 3333 OR id = 3331"), alloc)).containsExactly(3333);
+                assertThat(ScalarIndexScan.INDEXED_SCANS.get()).isGreaterThan(before);
+                property(v8, 40, 41);
+                // nothing left to fold in: the same version
+                try (Dataset same = v8.optimizeIndexes(null).block()) {
+                    assertThat(same.version()).isEqualTo(v8.version());
+                }
+            }
+        }
+    }
+
+    @Test
     void corruptZoneIndexFilesFallBackToScanning() throws Exception {
         String uri = dir.resolve("c.lance").toString();
         try (Dataset v1 = create("c.lance", 3000, false);
