@@ -16,7 +16,7 @@ import picocli.CommandLine.Parameters;
 
 /** {@code javelin index create|list URI ...}. */
 @Command(name = "index", description = "Create, list or drop indexes (BTREE, BITMAP, LABEL_LIST, IVF_FLAT, IVF_PQ, IVF_SQ, IVF_HNSW_*).",
-        subcommands = {IndexCommands.Create.class, IndexCommands.ListIndexes.class, IndexCommands.Drop.class})
+        subcommands = {IndexCommands.Create.class, IndexCommands.ListIndexes.class, IndexCommands.Drop.class, IndexCommands.Optimize.class})
 final class IndexCommands implements Callable<Integer> {
 
     @CommandLine.Spec
@@ -142,6 +142,35 @@ final class IndexCommands implements Callable<Integer> {
             try (Dataset ds = CliSupport.open(uri, common.storageOptions, null, null);
                  Dataset next = ds.dropIndex(name).block()) {
                 out.printf("dropped index %s; dataset version %d%n", name, next.version());
+            }
+            out.flush();
+            return CliSupport.OK;
+        }
+    }
+
+    @Command(name = "optimize", description = "Fold unindexed fragments into scalar indexes (one merged segment each; new version).")
+    static final class Optimize implements Callable<Integer> {
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
+        @Mixin
+        CliSupport.Common common;
+
+        @Parameters(index = "0", paramLabel = "URI", description = "Dataset URI.")
+        String uri;
+
+        @Option(names = "--name", description = "Index to optimize (repeatable; default: all scalar indexes).")
+        List<String> names;
+
+        @Override
+        public Integer call() {
+            PrintWriter out = spec.commandLine().getOut();
+            try (Dataset ds = CliSupport.open(uri, common.storageOptions, null, null);
+                 Dataset next = ds.optimizeIndexes(names).block()) {
+                if (next.version() == ds.version()) {
+                    out.printf("indexes already cover every fragment; dataset version %d%n", next.version());
+                } else {
+                    out.printf("optimized %s; dataset version %d%n", names == null ? "all scalar indexes" : String.join(",", names), next.version());
+                }
             }
             out.flush();
             return CliSupport.OK;

@@ -11,7 +11,6 @@ import io.javelin.tx.pb.Transaction;
 import io.javelin.tx.rowid.FragmentRowIds;
 import io.javelin.tx.rowid.RowIdSequence;
 import io.javelin.tx.rowid.RowVersions;
-import io.javelin.tx.transaction.Transactions;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -28,7 +27,8 @@ import reactor.core.publisher.Mono;
  *
  * <p>With stable row ids each rewritten row keeps its id and created-at / last-updated-at versions: the old
  * fragments' sequences minus deleted offsets, re-chunked over the new fragments. Without them row addresses
- * change and indices lose coverage of the rewritten fragments (remapping index files is deferred).
+ * change: BTree / Bitmap / LabelList segments are remapped (see {@code IndexRemap}); others lose coverage of the
+ * rewritten fragments.
  */
 final class Compaction {
 
@@ -59,7 +59,8 @@ final class Compaction {
                                     newFiles += g.getNewFragmentsList().stream().mapToInt(DataFragment::getFilesCount).sum();
                                 }
                                 CompactionMetrics m = new CompactionMetrics(oldFrags, newFrags, oldFiles, newFiles);
-                                return ds.commit(Transactions.rewrite(ds.version(), rewritten))
+                                // remaps scalar indexes when addresses change (io.javelin.engine.index.IndexRemap)
+                                return io.javelin.engine.index.IndexRemap.commitRewrite(ds, rewritten)
                                         .map(next -> new CompactionResult(next, m));
                             }),
                     alloc -> Mono.fromRunnable(alloc::close));

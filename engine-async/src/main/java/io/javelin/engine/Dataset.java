@@ -263,6 +263,14 @@ public final class Dataset implements AutoCloseable {
                 .onErrorMap(e -> translate(uri(), version(), e));
     }
 
+    /**
+     * Row addresses of the rows whose {@code _rowid} is in {@code sortedRowIds} (ascending, unsigned), for index
+     * lookups: unknown ids are dropped, deleted rows are not masked; identity without stable row ids.
+     */
+    public Mono<long[]> rowAddressesOfIds(long[] sortedRowIds) {
+        return RowIdInverse.addresses(this, sortedRowIds).onErrorMap(e -> translate(uri(), version(), e));
+    }
+
     /** Whether this dataset has stable row ids (Lance feature flag 2, set at creation). */
     public boolean hasStableRowIds() {
         return rowIds.enabled();
@@ -416,6 +424,17 @@ public final class Dataset implements AutoCloseable {
     /** Drops the index {@code name} (all its segments) in a new version; its files stay until cleanup. */
     public Mono<Dataset> dropIndex(String name) {
         return io.javelin.engine.index.IndexCreator.drop(this, name).onErrorMap(e -> translate(uri(), version(), e));
+    }
+
+    /**
+     * Folds fragments the named scalar indexes (all when {@code names} is null or empty) do not cover into one
+     * merged segment each, as Lance's {@code optimize_indices}; a CreateIndex version, or this version again when
+     * every index is complete. See {@link io.javelin.engine.index.IndexOptimizer}.
+     */
+    public Mono<Dataset> optimizeIndexes(List<String> names) {
+        return withFragments(() -> io.javelin.engine.index.IndexOptimizer.optimize(this, names))
+                .switchIfEmpty(Mono.fromSupplier(this::sameVersion))
+                .onErrorMap(e -> translate(uri(), version(), e));
     }
 
     /** The index segments of this version (name, type, columns, coverage), as in the manifest. */

@@ -81,16 +81,29 @@ public final class IndexCreator {
                 }
             }
             checkType(ds, field, kind);
+            return build(ds, column, field, kind, params, name)
+                    .flatMap(im -> ds.commit(Transactions.createIndex(ds.version(), List.of(im), removed)));
+        });
+    }
+
+    /**
+     * Builds a segment named {@code name} over every fragment of {@code ds} and writes its files; the
+     * returned manifest entry is not committed (create and optimize commit it).
+     */
+    static Mono<IndexMetadata> build(Dataset ds, String column, Field field, IndexKind kind, IndexParams params, String name) {
+        return Mono.defer(() -> {
             UUID uuid = UUID.randomUUID();
             RoaringBitmap frags = new RoaringBitmap();
             for (FragmentInfo f : ds.fragments()) {
                 frags.add((int) f.id());
             }
             BufferAllocator alloc = new RootAllocator();
-            return collect(ds, column, field, alloc)
+            // Lance indexes _rowid (the stable id when enabled); zone indexes always hold row addresses
+            boolean byRowId = ds.hasStableRowIds() && kind != IndexKind.ZONEMAP && kind != IndexKind.BLOOM_FILTER;
+            return collect(ds, column, field, byRowId, alloc)
                     .publishOn(Schedulers.boundedElastic())
                     .flatMap(data -> write(ds.objectStore(), uuid, kind, params, data, alloc).doFinally(s -> data.close()))
-                    .flatMap(built -> {
+                    .map(built -> {
                         IndexMetadata.Builder im = IndexMetadata.newBuilder()
                                 .setUuid(io.javelin.tx.pb.UUID.newBuilder().setUuid(ByteString.copyFrom(IndexFiles.uuidToBytes(uuid))))
                                 .addFields(ds.lanceSchema().field(column).id())
@@ -101,7 +114,7 @@ public final class IndexCreator {
                                 .setIndexVersion(built.indexVersion())
                                 .setCreatedAt(System.currentTimeMillis());
                         built.files().forEach(im::addFiles);
-                        return ds.commit(Transactions.createIndex(ds.version(), List.of(im.build()), removed));
+                        return im.build();
                     })
                     .doFinally(s -> alloc.close());
         });
@@ -121,7 +134,7 @@ public final class IndexCreator {
     private static void checkType(Dataset ds, Field f, IndexKind kind) {
         ArrowType t = f.getType();
         boolean ok = switch (kind) {
-            case BTREE, BITMAP -> !(t instanceof ArrowType.List || t instanceof ArrowType.LargeList || t instanceof ArrowType.FixedSizeList
+            case BTREE, BITMAP, ZONEMAP, BLOOM_FILTER -> !(t instanceof ArrowType.List || t instanceof ArrowType.LargeList || t instanceof ArrowType.FixedSizeList
                     || t instanceof ArrowType.Struct || t instanceof ArrowType.Map);
             case LABEL_LIST -> t instanceof ArrowType.List || t instanceof ArrowType.LargeList;
             default -> t instanceof ArrowType.FixedSizeList && f.getChildren().get(0).getType()
@@ -141,16 +154,17 @@ public final class IndexCreator {
         }
     }
 
-    private static Mono<Collected> collect(Dataset ds, String column, Field field, BufferAllocator alloc) {
+    private static Mono<Collected> collect(Dataset ds, String column, Field field, boolean byRowId, BufferAllocator alloc) {
         return Mono.defer(() -> {
             FieldVector all = field.createVector(alloc);
             long[][] rows = {new long[1024]};
             int[] n = {0};
-            return ds.scanner().columns(column).withRowAddress(true).scan(alloc)
+            String idColumn = byRowId ? "_rowid" : ROW_ADDR;
+            return (byRowId ? ds.scanner().columns(column).withRowId(true) : ds.scanner().columns(column).withRowAddress(true)).scan(alloc)
                     .doOnNext(b -> {
                         try (b) {
                             FieldVector v = b.getVector(column);
-                            UInt8Vector addr = (UInt8Vector) b.getVector(ROW_ADDR);
+                            UInt8Vector addr = (UInt8Vector) b.getVector(idColumn);
                             int m = b.getRowCount();
                             if (n[0] + m > rows[0].length) {
                                 rows[0] = java.util.Arrays.copyOf(rows[0], Math.max(rows[0].length * 2, n[0] + m));
@@ -196,6 +210,9 @@ public final class IndexCreator {
                             ? new Built(List.of(f), IndexType.pack(BitmapIndexDetails.getDefaultInstance()), IndexType.BITMAP.writeVersion())
                             : new Built(List.of(f), IndexType.pack(LabelListIndexDetails.getDefaultInstance()),
                             IndexType.LABEL_LIST.writeVersion()));
+            case ZONEMAP, BLOOM_FILTER -> Mono.fromCallable(() -> ZoneIndexes.build(kind, data.values(), data.rows(), alloc))
+                    .flatMap(z -> file(store, dir, z.file(), z.batch(), List.of()).doFinally(s -> z.batch().close())
+                            .map(f -> new Built(List.of(f), z.details(), z.indexVersion())));
             default -> Mono.fromCallable(() -> buildVector(kind, params, data))
                     .flatMap(ivf -> {
                         VectorSchemaRoot index = ivf.indexFileBatch(alloc);
@@ -293,7 +310,7 @@ public final class IndexCreator {
         return d.build();
     }
 
-    private static Mono<IndexFile> file(ObjectStore store, String dir, String name, VectorSchemaRoot root, List<byte[]> buffers) {
+    static Mono<IndexFile> file(ObjectStore store, String dir, String name, VectorSchemaRoot root, List<byte[]> buffers) {
         return LanceFileWriter.write(Flux.just(root), root.getSchema(), store, dir + name, WriteOptions.of(LanceFileVersion.V2_1), buffers)
                 .map(r -> IndexFile.newBuilder().setPath(name).setSizeBytes(r.bytes()).build());
     }

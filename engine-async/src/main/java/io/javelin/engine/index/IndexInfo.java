@@ -30,9 +30,9 @@ public record IndexInfo(String name, UUID uuid, String indexType, IndexType type
         return type == IndexType.VECTOR;
     }
 
-    /** Whether this is a scalar segment the filter planner can use (BTree, Bitmap). */
+    /** Whether this is a scalar segment the filter planner can use (BTree, Bitmap, ZoneMap, Bloom filter). */
     public boolean isScalarLookup() {
-        return type == IndexType.BTREE || type == IndexType.BITMAP;
+        return type == IndexType.BTREE || type == IndexType.BITMAP || type == IndexType.ZONEMAP || type == IndexType.BLOOM_FILTER;
     }
 
     /** The first indexed column. */

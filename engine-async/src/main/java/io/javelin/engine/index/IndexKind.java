@@ -4,7 +4,7 @@ import java.util.Locale;
 
 /** Index types {@code Dataset.createIndex} builds, named as in Lance ({@code IndexType} of the Python/Java SDKs). */
 public enum IndexKind {
-    BTREE, BITMAP, LABEL_LIST, IVF_FLAT, IVF_PQ, IVF_SQ, IVF_HNSW_FLAT, IVF_HNSW_SQ;
+    BTREE, BITMAP, LABEL_LIST, ZONEMAP, BLOOM_FILTER, IVF_FLAT, IVF_PQ, IVF_SQ, IVF_HNSW_FLAT, IVF_HNSW_SQ;
 
     public boolean isVector() {
         return name().startsWith("IVF_");
@@ -19,6 +19,10 @@ public enum IndexKind {
         String n = s.trim().toUpperCase(Locale.ROOT).replace('-', '_');
         if (n.equals("LABELLIST")) {
             n = "LABEL_LIST";
+        } else if (n.equals("ZONE_MAP")) {
+            n = "ZONEMAP";
+        } else if (n.equals("BLOOMFILTER") || n.equals("BLOOM")) {
+            n = "BLOOM_FILTER";
         }
         try {
             return valueOf(n);

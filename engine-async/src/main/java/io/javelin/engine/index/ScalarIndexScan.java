@@ -11,6 +11,8 @@ import io.javelin.index.rowid.RowAddrTreeMap;
 import io.javelin.index.rowid.SearchResult;
 import io.javelin.index.scalar.BTreeIndex;
 import io.javelin.index.scalar.BitmapIndex;
+import io.javelin.index.scalar.BloomFilterIndex;
+import io.javelin.index.scalar.ZoneMapIndex;
 import io.javelin.index.scalar.SargableQuery;
 import io.javelin.index.scalar.ScalarKind;
 import io.javelin.tx.FragmentInfo;
@@ -64,10 +66,6 @@ public final class ScalarIndexScan {
                                               boolean withRowAddress, long limit, long offset, int batchSize,
                                               Function<List<Long>, Flux<VectorSchemaRoot>> scanFragments, BufferAllocator allocator,
                                               Flux<VectorSchemaRoot> regular) {
-        if (ds.hasStableRowIds()) {
-            // the index holds stable row ids, which this plan would take for row addresses: scan instead
-            return regular;
-        }
         List<IndexInfo> indexes = IndexCatalog.usable(ds).stream().filter(IndexInfo::isScalarLookup).toList();
         if (indexes.isEmpty() || filter == null || (columns != null && columns.stream().anyMatch(c -> c.contains(".")))) {
             return regular;
@@ -240,10 +238,20 @@ public final class ScalarIndexScan {
         };
     }
 
+    /** Preference among indexes on one column: exact lookups first, then zone maps, then bloom filters. */
+    static int rank(IndexInfo i) {
+        return switch (i.type()) {
+            case BTREE -> 0;
+            case BITMAP -> 1;
+            case ZONEMAP -> 2;
+            case BLOOM_FILTER -> 3;
+            default -> 9;
+        };
+    }
+
     private static Mono<Optional<Candidates>> query(Dataset ds, List<IndexInfo> indexes, String column, SargableQuery q) {
-        IndexInfo idx = indexes.stream().filter(i -> column.equals(i.column())).findFirst().orElse(null);
         Field f = ds.schema().getFields().stream().filter(x -> x.getName().equals(column)).findFirst().orElse(null);
-        if (idx == null || f == null) {
+        if (f == null) {
             return Mono.just(Optional.empty());
         }
         ScalarKind kind;
@@ -260,27 +268,58 @@ public final class ScalarIndexScan {
             return Mono.just(Optional.empty());
         }
         SargableQuery typed = SargableQuery.coerce(q, kind);
+        // the best index on the column that answers this query kind; all its segments (optimize may add delta segments)
+        IndexInfo best = indexes.stream()
+                .filter(i -> column.equals(i.column()) && (i.type() != io.javelin.index.IndexType.BLOOM_FILTER || BloomFilterIndex.supports(typed)))
+                .min(java.util.Comparator.comparingInt(ScalarIndexScan::rank)).orElse(null);
+        if (best == null) {
+            return Mono.just(Optional.empty());
+        }
+        List<IndexInfo> segments = indexes.stream().filter(i -> i.name().equals(best.name()) && i.type() == best.type()).toList();
+        Map<Long, Long> physical = new HashMap<>();
+        for (FragmentInfo fi : ds.fragments()) {
+            physical.put(fi.id(), fi.physicalRows());
+        }
+        java.util.function.LongUnaryOperator rowsOf = frag -> physical.getOrDefault(frag, -1L);
+        return Flux.fromIterable(segments)
+                .concatMap(seg -> search(ds, seg, f, typed, rowsOf).map(rows -> new Candidates(restrict(rows, seg.fragments()), seg.fragments())))
+                .reduce((a, b) -> new Candidates(RowAddrTreeMap.or(a.rows(), b.rows()), RoaringBitmap.or(a.fragments(), b.fragments())))
+                .map(Optional::of)
+                .defaultIfEmpty(Optional.empty())
+                // a corrupt or unreadable segment: fall back to scanning (never wrong rows)
+                .onErrorResume(io.javelin.index.CorruptIndexException.class, e -> Mono.just(Optional.empty()));
+    }
+
+    /** One segment's superset of the matching rows (in index row-id space translated to addresses). */
+    static Mono<RowAddrTreeMap> search(Dataset ds, IndexInfo idx, Field f, SargableQuery typed, java.util.function.LongUnaryOperator rowsOf) {
         String key = IndexCaches.key(ds, idx.uuid());
-        Mono<SearchResult> result;
-        if (idx.type() == io.javelin.index.IndexType.BTREE) {
-            LanceIndexFileSource src = LanceIndexFileSource.forSegment(ds.objectStore(), "", idx.uuid(), new RootAllocator());
-            result = IndexCaches.shared().get(key + "/lookup", () -> IndexReaders.openBTree(src, key), b -> 64L * b.pages().size() + 1024)
-                    .flatMap(b -> IndexReaders.searchBTree((BTreeIndex) b, src, typed, key, IndexCaches.shared()));
-        } else {
-            result = IndexCaches.shared().get(key + "/bitmap", () -> {
+        Mono<SearchResult> result = switch (idx.type()) {
+            case BTREE -> {
+                LanceIndexFileSource src = LanceIndexFileSource.forSegment(ds.objectStore(), "", idx.uuid(), new RootAllocator());
+                yield IndexCaches.shared().get(key + "/lookup", () -> IndexReaders.openBTree(src, key), b -> 64L * b.pages().size() + 1024)
+                        .flatMap(b -> IndexReaders.searchBTree((BTreeIndex) b, src, typed, key, IndexCaches.shared()));
+            }
+            case BITMAP -> IndexCaches.shared().get(key + "/bitmap", () -> {
                 LanceIndexFileSource src = LanceIndexFileSource.forSegment(ds.objectStore(), "", idx.uuid(), new RootAllocator());
                 return IndexReaders.openBitmap(src, key);
             }, b -> 64L * b.numKeys() + 1024).map(b -> ((BitmapIndex) b).search(typed));
-        }
-        return result.map(r -> {
-            RowAddrTreeMap rows = switch (r) {
-                case SearchResult.Exact x -> x.rows();
-                case SearchResult.AtMost x -> x.rows();
-                case SearchResult.AtLeast x -> null; // a subset cannot bound the matches
-            };
-            return rows == null ? Optional.<Candidates>empty()
-                    : Optional.of(new Candidates(restrict(rows, idx.fragments()), idx.fragments()));
-        }).onErrorResume(io.javelin.index.CorruptIndexException.class, e -> Mono.just(Optional.empty())); // fall back to scanning
+            case ZONEMAP -> IndexCaches.shared().get(key + "/zonemap", () -> {
+                LanceIndexFileSource src = LanceIndexFileSource.forSegment(ds.objectStore(), "", idx.uuid(), new RootAllocator());
+                return IndexReaders.openZoneMap(src, key);
+            }, z -> 96L * z.zones().size() + 1024).map(z -> ((ZoneMapIndex) z).search(typed, rowsOf));
+            case BLOOM_FILTER -> IndexCaches.shared().get(key + "/bloom", () -> {
+                LanceIndexFileSource src = LanceIndexFileSource.forSegment(ds.objectStore(), "", idx.uuid(), new RootAllocator());
+                return IndexReaders.openBloomFilter(src, f.getType(), key);
+            }, b -> b.zones().stream().mapToLong(z -> z.filter().numBytes() + 64L).sum() + 1024)
+                    .map(b -> ((BloomFilterIndex) b).search(typed, rowsOf));
+            default -> Mono.error(new io.javelin.index.CorruptIndexException(key, "not a scalar lookup index: " + idx.type()));
+        };
+        return result.flatMap(r -> switch (r) {
+            case SearchResult.Exact x -> Mono.just(x.rows());
+            case SearchResult.AtMost x -> Mono.just(x.rows());
+            // a subset cannot bound the matches: treat as unusable
+            case SearchResult.AtLeast x -> Mono.error(new io.javelin.index.CorruptIndexException(key, "index cannot bound the matches"));
+        }).flatMap(rows -> RowIdTranslation.toAddresses(ds, idx, rows));
     }
 
     // ------------------------------------------------------------------ indexed plan
@@ -302,7 +341,31 @@ public final class ScalarIndexScan {
                 uncovered.add(f.id());
             }
         }
-        RowAddrTreeMap cand = restrict(c.rows(), covered);
+        // covered fragments with dense candidates (whole fragments from zone indexes, or over a quarter of the
+        // rows) are scanned with the filter rather than taken row by row
+        RoaringBitmap dense = new RoaringBitmap();
+        RowAddrTreeMap sparse = new RowAddrTreeMap();
+        RowAddrTreeMap restricted = restrict(c.rows(), covered);
+        for (int f : covered) {
+            RowAddrTreeMap one = new RowAddrTreeMap();
+            one.addFullFragment(f);
+            RowAddrTreeMap part = RowAddrTreeMap.and(restricted, one);
+            long card = part.cardinality();
+            // (taken rows carry addresses; stable _rowid values come from the scan)
+            boolean stableIds = withRowId && ds.hasStableRowIds();
+            if (card < 0 || card * 4 > frags.get(f).physicalRows() || stableIds && card > 0) {
+                dense.add(f);
+            } else if (card > 0) {
+                sparse = RowAddrTreeMap.or(sparse, part);
+            }
+        }
+        for (FragmentInfo f : ds.fragments()) {
+            if (dense.contains((int) f.id())) {
+                uncovered.add(f.id());
+            }
+        }
+        uncovered.sort(java.util.Comparator.comparingInt(id -> position(ds, id)));
+        RowAddrTreeMap cand = sparse;
         List<String> out = columns != null ? columns : ds.schema().getFields().stream().map(Field::getName).toList();
         LinkedHashSet<String> read = new LinkedHashSet<>(out);
         read.addAll(pred.referencedColumns());
@@ -344,6 +407,16 @@ public final class ScalarIndexScan {
         Flux<VectorSchemaRoot> rest = uncovered.isEmpty() ? Flux.empty() : scanFragments.apply(uncovered);
         Flux<VectorSchemaRoot> all = Flux.concat(fromIndex, rest);
         return (offset > 0 || limit >= 0) ? window(all, offset, limit) : all;
+    }
+
+    private static int position(Dataset ds, long fragmentId) {
+        List<FragmentInfo> all = ds.fragments();
+        for (int i = 0; i < all.size(); i++) {
+            if (all.get(i).id() == fragmentId) {
+                return i;
+            }
+        }
+        return Integer.MAX_VALUE;
     }
 
     /** Rows of a taken batch passing the whole predicate, as the output columns (+ row id / address). */

@@ -50,6 +50,11 @@ public final class SplitBlockBloomFilter {
         return new SplitBlockBloomFilter(w);
     }
 
+    /** Serialized size. */
+    public long numBytes() {
+        return 4L * words.length;
+    }
+
     public byte[] toBytes() {
         byte[] out = new byte[words.length * 4];
         for (int i = 0; i < words.length; i++) {

@@ -3,7 +3,6 @@ package io.javelin.index.scalar;
 import io.javelin.index.CorruptIndexException;
 import io.javelin.index.kernel.SplitBlockBloomFilter;
 import io.javelin.index.kernel.XxHash64;
-import io.javelin.index.rowid.RowAddrTreeMap;
 import io.javelin.index.rowid.SearchResult;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -72,7 +71,7 @@ public final class BloomFilterIndex {
                         sbbf.insert(ScalarKind.hashBytes(v, r));
                     }
                 }
-                zones.add(new Zone(f.fragmentId(), start, end - start, hasNull, sbbf));
+                zones.add(new Zone(f.fragmentId(), f.offset(start), f.offset(end - 1) - f.offset(start) + 1, hasNull, sbbf));
             }
         }
         return new BloomFilterIndex(type, items, probability, zones);
@@ -82,7 +81,8 @@ public final class BloomFilterIndex {
         ArrowType u64 = new ArrowType.Int(64, false);
         Map<String, String> meta = new LinkedHashMap<>();
         meta.put("bloomfilter_item", Long.toString(items));
-        meta.put("bloomfilter_probability", Double.toString(probability));
+        // Lance writes Rust's f64 Display ("0.00057", never exponent notation)
+        meta.put("bloomfilter_probability", java.math.BigDecimal.valueOf(probability).stripTrailingZeros().toPlainString());
         Schema schema = new Schema(List.of(
                 new Field("fragment_id", FieldType.notNullable(u64), null),
                 new Field("zone_start", FieldType.notNullable(u64), null),
@@ -164,7 +164,17 @@ public final class BloomFilterIndex {
     }
 
     public SearchResult search(SargableQuery q) {
-        RowAddrTreeMap out = new RowAddrTreeMap();
+        return search(q, null);
+    }
+
+    /** Whether a query kind can be answered (Bloom filters answer Equals, IsIn and IsNull, not ranges). */
+    public static boolean supports(SargableQuery q) {
+        return !(q instanceof SargableQuery.Range);
+    }
+
+    /** As {@link #search(SargableQuery)}, zone ranges trusted only where they tile the fragment (see {@link ZoneSpans}). */
+    public SearchResult search(SargableQuery q, java.util.function.LongUnaryOperator physicalRows) {
+        List<ZoneSpans.Span> spans = new ArrayList<>(zones.size());
         List<Object> probes = switch (q) {
             case SargableQuery.Equals e -> e.value() == null ? List.of() : List.of(e.value());
             case SargableQuery.IsIn in -> in.values();
@@ -183,11 +193,8 @@ public final class BloomFilterIndex {
                     }
                 }
             }
-            if (hit) {
-                long base = z.fragmentId() << 32;
-                out.addRange(base + z.zoneStart(), base + z.zoneStart() + z.zoneLength());
-            }
+            spans.add(new ZoneSpans.Span(z.fragmentId(), z.zoneStart(), z.zoneLength(), hit));
         }
-        return new SearchResult.AtMost(out);
+        return new SearchResult.AtMost(ZoneSpans.candidates(spans, physicalRows));
     }
 }

@@ -1,7 +1,6 @@
 package io.javelin.index.scalar;
 
 import io.javelin.index.CorruptIndexException;
-import io.javelin.index.rowid.RowAddrTreeMap;
 import io.javelin.index.rowid.SearchResult;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,8 +31,19 @@ public final class ZoneMapIndex {
     public record Zone(Object min, Object max, long nullCount, long nanCount, long fragmentId, long zoneStart, long zoneLength) {
     }
 
-    /** One fragment's column values, in row-offset order. */
-    public record FragmentValues(long fragmentId, FieldVector values) {
+    /**
+     * One fragment's live column values in row-offset order; {@code offsets[i]} is value i's row offset
+     * (null: offsets 0..n-1, no deleted rows). A zone spans its first to its last row offset, so its range
+     * stays a valid superset when rows were deleted before the build.
+     */
+    public record FragmentValues(long fragmentId, FieldVector values, long[] offsets) {
+        public FragmentValues(long fragmentId, FieldVector values) {
+            this(fragmentId, values, null);
+        }
+
+        long offset(int i) {
+            return offsets == null ? i : offsets[i];
+        }
     }
 
     private final ScalarKind kind;
@@ -82,7 +92,7 @@ public final class ZoneMapIndex {
                         max = v;
                     }
                 }
-                zones.add(new Zone(min, max, nulls, nans, f.fragmentId(), start, end - start));
+                zones.add(new Zone(min, max, nulls, nans, f.fragmentId(), f.offset(start), f.offset(end - 1) - f.offset(start) + 1));
             }
         }
         return new ZoneMapIndex(kind, type, rowsPerZone, zones);
@@ -184,14 +194,23 @@ public final class ZoneMapIndex {
     }
 
     public SearchResult search(SargableQuery query) {
+        return search(query, null);
+    }
+
+    /**
+     * As {@link #search(SargableQuery)}; with {@code physicalRows} (fragment id → physical rows, -1 when
+     * unknown) zone ranges are trusted only where they tile the fragment (see {@link ZoneSpans}).
+     */
+    public SearchResult search(SargableQuery query, java.util.function.LongUnaryOperator physicalRows) {
         SargableQuery q = SargableQuery.coerce(query, kind);
-        RowAddrTreeMap out = new RowAddrTreeMap();
+        List<ZoneSpans.Span> spans = new ArrayList<>(zones.size());
         for (Zone z : zones) {
-            if (mayMatch(z, q)) {
-                long base = z.fragmentId() << 32;
-                out.addRange(base + z.zoneStart(), base + z.zoneStart() + z.zoneLength());
-            }
+            spans.add(new ZoneSpans.Span(z.fragmentId(), z.zoneStart(), z.zoneLength(), mayMatch(z, q)));
         }
-        return new SearchResult.AtMost(out);
+        return new SearchResult.AtMost(ZoneSpans.candidates(spans, physicalRows));
+    }
+
+    public int rowsPerZone() {
+        return rowsPerZone;
     }
 }

@@ -120,6 +120,9 @@ final class RewriteApplier {
                     b.setIndexDetails(r.getNewIndexDetails());
                 }
                 b.setIndexVersion((int) r.getNewIndexVersion());
+                if (r.getNewIndexFilesCount() > 0) { // the remapped segment's files (sizes differ from the old ones)
+                    b.clearFiles().addAllFiles(r.getNewIndexFilesList());
+                }
             }
             if (!im.getFragmentBitmap().isEmpty()) {
                 b.setFragmentBitmap(recalculate(im, groups, stable || r != null));
