@@ -37,6 +37,34 @@ public final class FileEncoder {
     private long rows;
     private boolean finished;
     private final List<byte[]> extraGlobalBuffers = new ArrayList<>();
+    /** Top-level blob fields: field index, column index and the rows that were null (2.1+ page layers). */
+    private final List<Integer> blobFields;
+    private final Schema physical;
+    private final java.util.Map<Integer, BlobNulls> blobColumns = new java.util.HashMap<>();
+
+    /** Null rows of a blob column, consumed page by page in row order. */
+    private static final class BlobNulls {
+        long[] rows = new long[0];
+        int size;
+        int next;
+
+        void add(long[] r, int n) {
+            if (size + n > rows.length) {
+                rows = java.util.Arrays.copyOf(rows, Math.max(size + n, 2 * rows.length));
+            }
+            System.arraycopy(r, 0, rows, size, n);
+            size += n;
+        }
+
+        boolean anyIn(long first, long count) {
+            boolean any = false;
+            while (next < size && rows[next] < first + count) {
+                any |= rows[next] >= first;
+                next++;
+            }
+            return any;
+        }
+    }
 
     public FileEncoder(Schema schema, WriteOptions options) {
         this.schema = Objects.requireNonNull(schema, "schema");
@@ -44,15 +72,30 @@ public final class FileEncoder {
         for (Field f : schema.getFields()) {
             LogicalTypes.logicalType(f);
         }
-        this.columns = options.version().structural()
-                ? new StructuralColumns(schema, options)
-                : new LegacyColumns(schema, options);
+        this.blobFields = BlobFields.topLevel(schema);
+        this.physical = BlobFields.physical(schema, blobFields);
+        this.columns = writers(physical, options);
         ByteString colEnc = Any.pack(ColumnEncoding.newBuilder().setValues(Empty.getDefaultInstance()).build(), "")
                 .toByteString();
         for (int i = 0; i < columns.numColumns(); i++) {
             metadata.add(ColumnMetadata.newBuilder().setEncoding(Encoding.newBuilder()
                     .setDirect(DirectEncoding.newBuilder().setEncoding(colEnc))));
         }
+        for (int f : blobFields) {
+            int col = writers(new Schema(physical.getFields().subList(0, f)), options).numColumns();
+            blobColumns.put(col, new BlobNulls());
+            if (!options.version().structural()) {
+                ByteString blobEnc = Any.pack(ColumnEncoding.newBuilder().setBlob(io.javelin.encoding.pb.v20.Blob.newBuilder()
+                        .setInner(ColumnEncoding.newBuilder().setValues(Empty.getDefaultInstance()))).build(), "").toByteString();
+                metadata.get(col).setEncoding(Encoding.newBuilder().setDirect(DirectEncoding.newBuilder().setEncoding(blobEnc)));
+            }
+        }
+    }
+
+    private static ColumnWriters writers(Schema schema, WriteOptions options) {
+        return options.version().structural()
+                ? new StructuralColumns(schema, options)
+                : new LegacyColumns(schema, options);
     }
 
     public Schema schema() {
@@ -73,9 +116,38 @@ public final class FileEncoder {
             throw new IllegalStateException("File already finished");
         }
         checkSchema(batch.getSchema());
-        List<EncodedPage> pages = columns.append(batch);
-        rows += batch.getRowCount();
-        return emit(pages, columns.lastColumns());
+        if (blobFields.isEmpty()) {
+            List<EncodedPage> pages = columns.append(batch);
+            rows += batch.getRowCount();
+            return emit(pages, columns.lastColumns());
+        }
+        // Blob values go out of line ahead of this batch's pages; the columns see descriptors.
+        List<ByteBuffer> out = new ArrayList<>();
+        List<org.apache.arrow.vector.FieldVector> vectors = new ArrayList<>(batch.getFieldVectors());
+        List<org.apache.arrow.vector.FieldVector> owned = new ArrayList<>();
+        try {
+            int n = batch.getRowCount();
+            List<Integer> cols = new ArrayList<>(blobColumns.keySet());
+            java.util.Collections.sort(cols);
+            for (int b = 0; b < blobFields.size(); b++) {
+                int f = blobFields.get(b);
+                org.apache.arrow.vector.LargeVarBinaryVector v = (org.apache.arrow.vector.LargeVarBinaryVector) batch.getVector(f);
+                BlobFields.Out o = BlobFields.externalize(v, n, position, ALIGN,
+                        options.version().structural() ? 1L << 16 : 1L, rows, v.getAllocator());
+                owned.add(o.descriptors());
+                vectors.set(f, o.descriptors());
+                out.addAll(o.bytes());
+                position = o.newPosition();
+                blobColumns.get(cols.get(b)).add(o.nullRows(), o.nulls());
+            }
+            VectorSchemaRoot phys = new VectorSchemaRoot(physical.getFields(), vectors, n);
+            List<EncodedPage> pages = columns.append(phys);
+            rows += n;
+            out.addAll(emit(pages, columns.lastColumns()));
+            return out;
+        } finally {
+            owned.forEach(org.apache.arrow.vector.FieldVector::close);
+        }
     }
 
     /**
@@ -150,8 +222,18 @@ public final class FileEncoder {
             }
             pb.setLength(page.numRows());
             pb.setPriority(page.rowNumber());
+            com.google.protobuf.Message layout = page.layout();
+            BlobNulls blob = blobColumns.get(cols.get(p));
+            if (blob != null && options.version().structural()) {
+                boolean nulls = blob.anyIn(page.rowNumber(), page.numRows());
+                layout = io.javelin.encoding.pb.v21.PageLayout.newBuilder().setBlobLayout(
+                        io.javelin.encoding.pb.v21.BlobLayout.newBuilder()
+                                .setInnerLayout((io.javelin.encoding.pb.v21.PageLayout) layout)
+                                .addLayers(nulls ? io.javelin.encoding.pb.v21.RepDefLayer.REPDEF_NULLABLE_ITEM
+                                        : io.javelin.encoding.pb.v21.RepDefLayer.REPDEF_ALL_VALID_ITEM)).build();
+            }
             pb.setEncoding(Encoding.newBuilder().setDirect(DirectEncoding.newBuilder()
-                    .setEncoding(Any.pack(page.layout(), "").toByteString())));
+                    .setEncoding(Any.pack(layout, "").toByteString())));
             metadata.get(cols.get(p)).addPages(pb);
         }
         return out;

@@ -161,6 +161,64 @@ public final class LeafValues {
         count += n;
     }
 
+    /**
+     * Appends {@code n} consecutive non-null rows of a one-level fixed-size list whose items have no
+     * nulls ({@code itemsValid}) in one copy; otherwise item validity is read per item.
+     */
+    public void appendFslRun(FixedSizeListVector v, int idx, int n, boolean itemsValid) {
+        if (!itemsValid || type.dims().length != 1) {
+            for (int i = 0; i < n; i++) {
+                append(v, idx + i);
+            }
+            return;
+        }
+        int dim = type.dims()[0];
+        int items = Math.multiplyExact(dim, n);
+        validity[0].fill(items, (byte) 1);
+        int w = type.byteWidth();
+        int len = Math.multiplyExact(w, items);
+        data.ensure(len);
+        ((BaseFixedWidthVector) v.getDataVector()).getDataBuffer()
+                .getBytes((long) idx * dim * w, data.array(), data.size(), len);
+        advance(len);
+        count += n;
+    }
+
+    /** Appends {@code n} consecutive non-null values of a variable-width vector in one copy. */
+    public void appendVarRun(ValueVector v, int idx, int n) {
+        ArrowBuf offs;
+        ArrowBuf buf;
+        boolean large = !(v instanceof BaseVariableWidthVector);
+        if (!large) {
+            BaseVariableWidthVector bv = (BaseVariableWidthVector) v;
+            offs = bv.getOffsetBuffer();
+            buf = bv.getDataBuffer();
+        } else {
+            BaseLargeVariableWidthVector bv = (BaseLargeVariableWidthVector) v;
+            offs = bv.getOffsetBuffer();
+            buf = bv.getDataBuffer();
+        }
+        long first = large ? offs.getLong((long) idx * 8) : offs.getInt((long) idx * 4);
+        long last = large ? offs.getLong((long) (idx + n) * 8) : offs.getInt((long) (idx + n) * 4);
+        int len = Math.toIntExact(last - first);
+        data.ensure(len);
+        long base = data.size() - first;
+        buf.getBytes(first, data.array(), data.size(), len);
+        advance(len);
+        if (count + n > ends.length) {
+            ends = java.util.Arrays.copyOf(ends, Math.max(count + n, ends.length * 2));
+        }
+        long prev = first;
+        long max = maxLen;
+        for (int i = 1; i <= n; i++) {
+            long e = large ? offs.getLong((long) (idx + i) * 8) : offs.getInt((long) (idx + i) * 4);
+            max = Math.max(max, e - prev);
+            prev = e;
+            ends[count++] = base + e;
+        }
+        maxLen = max;
+    }
+
     private void appendFsl(FixedSizeListVector v, int idx, int layer, int rows) {
         int dim = type.dims()[layer];
         FieldVector child = v.getDataVector();

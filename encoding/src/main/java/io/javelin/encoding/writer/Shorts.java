@@ -14,6 +14,15 @@ public final class Shorts {
         a[size++] = (short) v;
     }
 
+    /** Appends {@code n} zero levels. */
+    public void addZeros(int n) {
+        if (size + n > a.length) {
+            a = Arrays.copyOf(a, Math.max(size + n, a.length * 2));
+        }
+        Arrays.fill(a, size, size + n, (short) 0);
+        size += n;
+    }
+
     public int size() {
         return size;
     }

@@ -7,6 +7,7 @@ import io.javelin.encoding.pb.v20.FixedSizeList;
 import io.javelin.encoding.pb.v20.Flat;
 import io.javelin.encoding.pb.v20.List;
 import io.javelin.encoding.pb.v20.Nullable;
+import io.javelin.encoding.pb.v20.PackedStruct;
 import io.javelin.encoding.pb.v20.SimpleStruct;
 import io.javelin.encoding.writer.Bytes;
 import io.javelin.encoding.writer.ColumnWriters;
@@ -49,6 +50,10 @@ public final class LegacyColumns implements ColumnWriters {
     private Col build(Field f) {
         int idx = next++;
         ArrowType t = f.getType();
+        if (LeafType.isPacked(f)) {
+            // One column of row-major fixed-width children (PackedStruct); 2.0 keeps no struct validity.
+            return new PrimitiveCol(idx, LeafType.packedStruct(f), Map.of(), false);
+        }
         if (t instanceof ArrowType.Struct) {
             if (f.getChildren().isEmpty()) {
                 throw new UnsupportedTypeException("Empty struct field '" + f.getName() + "' is not supported");
@@ -358,8 +363,9 @@ public final class LegacyColumns implements ColumnWriters {
 
         @Override
         void append(FieldVector v, int start, int count) {
+            boolean packed = type.packed() != null;
             for (int i = start; i < start + count; i++) {
-                if (v.isNull(i)) {
+                if (!packed && v.isNull(i)) {
                     valid.u8(0);
                     nulls++;
                     values.appendNull();
@@ -476,7 +482,20 @@ public final class LegacyColumns implements ColumnWriters {
             return new EncodedPage(java.util.List.of(idx, bytes), e, n, 0);
         }
 
+        /** Lance 2.0's PackedStructEncoder: one row-major buffer, a Flat per child, no validity. */
+        private EncodedPage packedStruct(int n) {
+            PackedStruct.Builder ps = PackedStruct.newBuilder().setBuffer(buf(0));
+            for (int w : type.packed()) {
+                ps.addInner(noNulls(flat(w * 8, 0)));
+            }
+            ArrayEncoding e = ArrayEncoding.newBuilder().setPackedStruct(ps).build();
+            return new EncodedPage(java.util.List.of(Bytes.wrap(values.data().toArray())), e, n, 0);
+        }
+
         private EncodedPage fixed(int n) {
+            if (type.packed() != null) {
+                return packedStruct(n);
+            }
             if (nulls == n) {
                 return new EncodedPage(java.util.List.of(), allNulls(), n, 0);
             }

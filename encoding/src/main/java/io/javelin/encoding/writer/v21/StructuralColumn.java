@@ -58,15 +58,28 @@ public final class StructuralColumn {
     /** Shreds rows {@code [start, start+count)} of the top-level vector; returns pages that filled up. */
     public List<EncodedPage> append(FieldVector top, int start, int count) {
         List<EncodedPage> out = new ArrayList<>(0);
-        boolean fast = lastDepth == 0 && path.leafType().kind() == LeafType.Kind.FIXED && path.leafType().packed() == null;
+        LeafType lt = path.leafType();
+        // Top-level leaves without nested layers: copy runs of non-null rows in bulk.
+        Bulk bulk = lastDepth != 0 || lt.packed() != null ? Bulk.NONE : switch (lt.kind()) {
+            case FIXED -> Bulk.FIXED;
+            case FSL -> lt.dims().length == 1 ? Bulk.FSL : Bulk.NONE;
+            case VARIABLE -> Bulk.VARIABLE;
+            default -> Bulk.NONE;
+        };
         long limit = options.pageSizeBytes();
         int end = start + count;
         int row = start;
+        boolean itemsValid = bulk == Bulk.FSL
+                && ((org.apache.arrow.vector.complex.FixedSizeListVector) top).getDataVector().getNullCount() == 0;
+        long rowBytes = switch (bulk) {
+            case FIXED, FSL -> lt.valueBytes() + 2L + (bulk == Bulk.FSL ? lt.cumDim() / 8 : 0);
+            case VARIABLE -> 10L + averageLength(top, start, count);
+            default -> 1;
+        };
         while (row < end) {
-            if (fast) {
-                // Bulk copy of a run of rows, bounded so a page does not overshoot by much.
-                int room = (int) Math.max(1, Math.min(end - row,
-                        (limit - bufferedBytes()) / Math.max(1, path.leafType().byteWidth() + 2)));
+            if (bulk != Bulk.NONE) {
+                // A run of rows bounded so a page does not overshoot by much.
+                int room = (int) Math.max(1, Math.min(end - row, (limit - bufferedBytes()) / Math.max(1, rowBytes)));
                 int stop = row + room;
                 int i = row;
                 while (i < stop) {
@@ -80,10 +93,13 @@ public final class StructuralColumn {
                         while (j < stop && !top.isNull(j)) {
                             j++;
                         }
-                        values.appendFixedRun(top, i, j - i);
-                        for (int k = i; k < j; k++) {
-                            def.add(0);
+                        switch (bulk) {
+                            case FIXED -> values.appendFixedRun(top, i, j - i);
+                            case FSL -> values.appendFslRun((org.apache.arrow.vector.complex.FixedSizeListVector) top,
+                                    i, j - i, itemsValid);
+                            default -> values.appendVarRun(top, i, j - i);
                         }
+                        def.addZeros(j - i);
                         i = j;
                     }
                 }
@@ -100,6 +116,25 @@ public final class StructuralColumn {
             }
         }
         return out;
+    }
+
+    private enum Bulk { NONE, FIXED, FSL, VARIABLE }
+
+    private static long averageLength(FieldVector v, int start, int count) {
+        if (count == 0) {
+            return 0;
+        }
+        long s;
+        long e;
+        if (v instanceof org.apache.arrow.vector.BaseVariableWidthVector bv) {
+            s = bv.getStartOffset(start);
+            e = bv.getStartOffset(start + count);
+        } else {
+            org.apache.arrow.vector.BaseLargeVariableWidthVector bv = (org.apache.arrow.vector.BaseLargeVariableWidthVector) v;
+            s = bv.getOffsetBuffer().getLong((long) start * 8);
+            e = bv.getOffsetBuffer().getLong((long) (start + count) * 8);
+        }
+        return (e - s) / count;
     }
 
     long bufferedBytes() {

@@ -3,6 +3,7 @@ package io.javelin.encoding.writer.v21;
 import io.javelin.encoding.compress.BufferCodec;
 import io.javelin.encoding.compress.BufferCompression;
 import io.javelin.encoding.compress.FsstEncoder;
+import io.javelin.encoding.compress.FsstPageEncoder;
 import io.javelin.encoding.compress.FsstSymbolTable;
 import io.javelin.encoding.pb.v21.CompressiveEncoding;
 import io.javelin.encoding.writer.Bytes;
@@ -19,27 +20,22 @@ final class VarCompressors {
     private VarCompressors() {
     }
 
-    /** FSST-compresses every value of the page with one trained table. */
+    /**
+     * FSST-compresses every value of the page with one table trained on a sample of the page (as
+     * Lance's {@code fsst::compress} does per page); encodes straight from the page array.
+     */
     static VarData fsst(VarData in) {
         int ow = in.offsetBytes();
         int n = in.count();
-        Bytes offs = new Bytes((n + 1) * ow);
-        offs.uint(0, ow);
-        for (int i = 0; i < n; i++) {
-            offs.uint(in.end(i), ow);
-        }
-        MemorySegment offsets = MemorySegment.ofArray(offs.array());
-        MemorySegment data = MemorySegment.ofArray(in.data());
+        long[] offs = new long[n + 1];
+        System.arraycopy(in.ends(), 0, offs, 1, n);
+        FsstSymbolTable st = in.dataSize() < FsstEncoder.MIN_COMPRESS_INPUT ? FsstSymbolTable.uncompressed()
+                : FsstEncoder.train(8, MemorySegment.ofArray(offs), 0, n, MemorySegment.ofArray(in.data()), 0);
         byte[] table = new byte[FsstSymbolTable.SERIALIZED_BYTES];
-        byte[] outOffs = new byte[(n + 1) * ow];
-        byte[] outData = new byte[(int) Math.min(Integer.MAX_VALUE - 16, FsstEncoder.maxCompressedLength(in.dataSize()) + 16)];
-        FsstEncoder.compress(ow, offsets, 0, n, data, 0, MemorySegment.ofArray(table), 0,
-                MemorySegment.ofArray(outOffs), 0, MemorySegment.ofArray(outData), 0);
-        Bytes ob = Bytes.wrap(outOffs);
+        st.write(MemorySegment.ofArray(table), 0);
+        byte[] outData = new byte[(int) Math.min(Integer.MAX_VALUE - 16, FsstPageEncoder.maxOutput(in.dataSize()) + 16)];
         long[] ends = new long[n];
-        for (int i = 0; i < n; i++) {
-            ends[i] = ob.getUInt((i + 1) * ow, ow);
-        }
+        new FsstPageEncoder(st).encodeAll(in.data(), in.ends(), n, outData, ends);
         return new VarData(n, ends, outData, ow, Encodings21.fsst(table, Encodings21.variable(ow * 8)));
     }
 
