@@ -35,7 +35,29 @@ public final class LanceFileReader implements AutoCloseable {
      * A decoded page on its way into a batch's cache. A private type on purpose: callers' discard hooks
      * (e.g. for {@code Map.Entry}) must not see it when {@code then()} drops it.
      */
-    private record Loaded(PageRef ref, Object page) {
+    private record Loaded(PageRef ref, Object page) implements AutoCloseable {
+        @Override
+        public void close() {
+            closePage(page);
+        }
+    }
+
+    /** Releases a decoded page that holds memory (a {@link io.javelin.encoding.arrow.DirectPage}). */
+    static void closePage(Object page) {
+        if (page instanceof AutoCloseable c) {
+            try {
+                c.close();
+            } catch (Exception e) {
+                throw new IllegalStateException("releasing a decoded page", e);
+            }
+        }
+    }
+
+    /** Closes and forgets every page of a batch cache. */
+    private static void clearPages(Map<PageRef, Object> cache) {
+        for (PageRef k : List.copyOf(cache.keySet())) {
+            closePage(cache.remove(k));
+        }
     }
 
     /** Pages of one batch (or take) loaded and decoded at the same time. */
@@ -181,7 +203,7 @@ public final class LanceFileReader implements AutoCloseable {
 
     private Flux<VectorSchemaRoot> scan(List<LanceField> fields, long start, long end, int batchSize, BufferAllocator allocator) {
         List<FieldReader> readers = fields.stream().map(this::fieldReader).toList();
-        Map<PageRef, Object> cache = new HashMap<>();
+        Map<PageRef, Object> cache = new java.util.concurrent.ConcurrentHashMap<>();
         long batches = (end - start + batchSize - 1) / batchSize;
         return Flux.fromStream(() -> java.util.stream.LongStream.range(0, batches).boxed())
                 .concatMap(b -> {
@@ -190,7 +212,7 @@ public final class LanceFileReader implements AutoCloseable {
                     List<long[]> ranges = List.<long[]>of(new long[] {s, e});
                     return batch(fields, readers, ranges, cache, allocator, e - s, false);
                 }, 1)
-                .doFinally(sig -> cache.clear());
+                .doFinally(sig -> clearPages(cache));
     }
 
     /** Reads the rows at {@code indices} (any order, repeats allowed) as one batch, fetching only their pages. */
@@ -207,8 +229,11 @@ public final class LanceFileReader implements AutoCloseable {
                 ranges.add(new long[] {i, i + 1});
             }
         }
-        return Mono.defer(() -> batch(fields, fields.stream().map(this::fieldReader).toList(), ranges, new HashMap<>(), allocator,
-                indices.length, true));
+        return Mono.defer(() -> {
+            Map<PageRef, Object> cache = new java.util.concurrent.ConcurrentHashMap<>();
+            return batch(fields, fields.stream().map(this::fieldReader).toList(), ranges, cache, allocator, indices.length, true)
+                    .doFinally(sig -> clearPages(cache));
+        });
     }
 
     private Mono<VectorSchemaRoot> batch(List<LanceField> fields, List<FieldReader> readers, List<long[]> ranges,
@@ -225,7 +250,11 @@ public final class LanceFileReader implements AutoCloseable {
                 }
             }
         }
-        cache.keySet().retainAll(needed);
+        for (PageRef k : List.copyOf(cache.keySet())) {
+            if (!needed.contains(k)) {
+                closePage(cache.remove(k)); // batches built from it keep their own references
+            }
+        }
         // Pages load concurrently (the source's scheduler orders and bounds the I/O; decoding runs on the
         // parallel scheduler); results land in the cache from the serialized onNext signals.
         return Flux.range(0, toLoad.size())
@@ -233,13 +262,20 @@ public final class LanceFileReader implements AutoCloseable {
                         .map(o -> new Loaded(toLoad.get(i), o)), PAGE_CONCURRENCY)
                 // pages failing together (one corrupt region, several pages) surface as the first typed error
                 .onErrorMap(reactor.core.Exceptions::isMultiple, io.javelin.objectstore.internal.FirstError::of)
-                .doOnNext(l -> cache.put(l.ref(), l.page()))
+                // pages dropped by a cancel or error release their memory (then() below discards, too: not covered)
+                .doOnDiscard(Loaded.class, Loaded::close)
+                .doOnNext(l -> closePage(cache.put(l.ref(), l.page())))
                 // CancelSafe: a batch finished just as the scan is cancelled is closed, not dropped
                 .then(io.javelin.encoding.io.CancelSafe.produceOn(Schedulers.parallel(), () -> {
                     List<FieldVector> vectors = new ArrayList<>();
                     try {
                         for (int f = 0; f < fields.size(); f++) {
                             FieldReader fr = readers.get(f);
+                            FieldVector direct = guard(metadata.resource(), -1, () -> fr.assembleDirect(ranges, cache::get, allocator));
+                            if (direct != null) {
+                                vectors.add(direct);
+                                continue;
+                            }
                             Node n = guard(metadata.resource(), -1, () -> fr.assemble(ranges, cache::get));
                             if (n.length() != rows) {
                                 throw new CorruptFileException(metadata.resource(), -1, "Field " + fields.get(f).name()
@@ -310,15 +346,23 @@ public final class LanceFileReader implements AutoCloseable {
         }
         // CancelSafe.mapOn, not publishOn(...).map(...): Mono.publishOn drops (leaks) the pages on a cancel
         return mapEof(metadata.resource(), source.readAll(want, page.getPriority()))
-                .flatMap(read -> io.javelin.encoding.io.CancelSafe.mapOn(Schedulers.parallel(), read,
+                .flatMap(read -> io.javelin.encoding.io.CancelSafe.transformOn(Schedulers.parallel(), read,
                         ranges -> ranges.forEach(ByteRange::close), ranges -> {
-                            List<Buf> bufs = new ArrayList<>();
-                            for (ByteRange r : ranges) {
-                                bufs.add(Buf.of(metadata.resource(), r));
+                            // the decoded page may keep the read buffers (zero-copy): they go with the last reference
+                            io.javelin.encoding.io.SharedMemory mem = new io.javelin.encoding.io.SharedMemory(
+                                    () -> ranges.forEach(ByteRange::close));
+                            try {
+                                List<Buf> bufs = new ArrayList<>();
+                                for (ByteRange r : ranges) {
+                                    bufs.add(Buf.of(metadata.resource(), r));
+                                }
+                                return guard(metadata.resource(), page.getBufferOffsetsCount() > 0 ? page.getBufferOffsets(0)
+                                        : metadata.cmoPositions()[ref.column()], () -> reader.decodePage(ref, bufs, mem));
+                            } finally {
+                                mem.release();
                             }
-                            return guard(metadata.resource(), page.getBufferOffsetsCount() > 0 ? page.getBufferOffsets(0)
-                                    : metadata.cmoPositions()[ref.column()], () -> reader.decodePage(ref, bufs));
                         }))
+                .doOnDiscard(io.javelin.encoding.arrow.DirectPage.class, io.javelin.encoding.arrow.DirectPage::close)
                 .flatMap(this::resolveExternal);
     }
 
