@@ -178,7 +178,14 @@ public final class LanceFileReader implements AutoCloseable {
         return out;
     }
 
+    /** Field readers are stateless apart from parsed-layout caches: shared by every scan and take of this file. */
+    private final Map<LanceField, FieldReader> fieldReaders = java.util.Collections.synchronizedMap(new java.util.IdentityHashMap<>());
+
     private FieldReader fieldReader(LanceField f) {
+        return fieldReaders.computeIfAbsent(f, this::newFieldReader);
+    }
+
+    private FieldReader newFieldReader(LanceField f) {
         long at = f.column() >= 0 ? metadata.cmoPositions()[f.column()] : -1;
         return guard(metadata.resource(), at, () -> metadata.version().structural()
                 ? new StructuralFieldReader(metadata, f) : new LegacyFieldReader(metadata, f));
@@ -316,11 +323,60 @@ public final class LanceFileReader implements AutoCloseable {
             return loadPage(ref, reader);
         }
         long at = metadata.cmoPositions()[ref.column()];
-        return readBufs(plan.firstReads(), col.getPages(ref.page()).getPriority(), first ->
-                readBufs(guard(metadata.resource(), at, () -> plan.secondReads(bufs(first))),
-                        col.getPages(ref.page()).getPriority(),
+        long priority = col.getPages(ref.page()).getPriority();
+        return firstRound(ref, plan.firstReads(), priority).flatMap(first ->
+                readBufs(guard(metadata.resource(), at, () -> plan.secondReads(first)), priority,
                         second -> Mono.fromCallable(() -> guard(metadata.resource(), at,
-                                () -> plan.decode(bufs(first), bufs(second))))));
+                                () -> plan.decode(first, bufs(second))))));
+    }
+
+    /** First-round buffers of partial page reads (chunk tables, repetition indexes, dictionaries), kept on the heap. */
+    private final Map<List<Long>, byte[]> firstReads = new java.util.concurrent.ConcurrentHashMap<>();
+    private final java.util.concurrent.atomic.AtomicLong firstReadBytes = new java.util.concurrent.atomic.AtomicLong();
+    /** Bytes of first-round buffers kept per open file; a filtered scan's takes then read each page's metadata once. */
+    static final long FIRST_READ_CACHE_BYTES = 64L << 20;
+
+    /**
+     * The first-round buffers of a partial read: from the cache, else read (and cached while under the
+     * budget). The takes of a filtered scan hit the same pages batch after batch.
+     */
+    private Mono<List<Buf>> firstRound(PageRef ref, List<long[]> ranges, long priority) {
+        if (ranges.isEmpty()) {
+            return Mono.just(List.of());
+        }
+        List<long[]> missing = new ArrayList<>();
+        for (long[] r : ranges) {
+            if (!firstReads.containsKey(List.of(r[0], r[1]))) {
+                missing.add(r);
+            }
+        }
+        Mono<Map<List<Long>, byte[]>> fetch = missing.isEmpty() ? Mono.just(Map.of())
+                : readBufs(missing, priority, read -> Mono.fromCallable(() -> {
+                    Map<List<Long>, byte[]> got = new HashMap<>();
+                    for (int i = 0; i < missing.size(); i++) {
+                        List<Long> key = List.of(missing.get(i)[0], missing.get(i)[1]);
+                        byte[] copy = read.get(i).segment().toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
+                        got.put(key, copy);
+                        if (firstReadBytes.addAndGet(copy.length) <= FIRST_READ_CACHE_BYTES) {
+                            firstReads.putIfAbsent(key, copy);
+                        } else {
+                            firstReadBytes.addAndGet(-copy.length);
+                        }
+                    }
+                    return got;
+                }));
+        return fetch.map(got -> {
+            List<Buf> out = new ArrayList<>();
+            for (long[] r : ranges) {
+                List<Long> key = List.of(r[0], r[1]);
+                byte[] b = got.get(key);
+                if (b == null) {
+                    b = firstReads.get(key);
+                }
+                out.add(Buf.ofArray(metadata.resource(), r[0], b));
+            }
+            return out;
+        });
     }
 
     private List<Buf> bufs(List<ByteRange> ranges) {

@@ -107,7 +107,7 @@ public final class StructuralFieldReader implements FieldReader {
         Leaf leaf = leafOf(ref.column());
         ColumnMetadata.Page page = md.columns().get(ref.column()).getPages(ref.page());
         long at = md.cmoPositions()[ref.column()];
-        PageLayout layout = PageEncodings.pageLayout(md.resource(), at, page.getEncoding());
+        PageLayout layout = layout(ref.column(), ref.page());
         boolean direct = memory != null && field.column() >= 0 && DIRECT;
         if (direct && layout.hasFullZipLayout() && !buffers.isEmpty() && buffers.get(0).seg().isNative()) {
             DirectPage dp = fullZipDirect(layout.getFullZipLayout(), buffers.get(0), page.getLength(), leaf.kind, memory);
@@ -173,7 +173,7 @@ public final class StructuralFieldReader implements FieldReader {
     public io.javelin.encoding.file.PartialPage partial(PageRef ref, long[] rows) {
         ColumnMetadata.Page page = md.columns().get(ref.column()).getPages(ref.page());
         long at = md.cmoPositions()[ref.column()];
-        PageLayout layout = PageEncodings.pageLayout(md.resource(), at, page.getEncoding());
+        PageLayout layout = layout(ref.column(), ref.page());
         Leaf leaf = leafOf(ref.column());
         RepDef rd = new RepDef(md.resource(), at, StructuralPages.layers(layout));
         if (layout.hasMiniBlockLayout() && !layout.getMiniBlockLayout().hasRepCompression()
@@ -184,6 +184,14 @@ public final class StructuralFieldReader implements FieldReader {
             return PartialPlans.fullZip(md.resource(), at, layout.getFullZipLayout(), page, rows, leaf.kind, rd);
         }
         return null;
+    }
+
+    /** Parsed page layouts: a batch or take asks for the same pages many times. */
+    private final java.util.Map<Long, PageLayout> layouts = new java.util.concurrent.ConcurrentHashMap<>();
+
+    private PageLayout layout(int column, int page) {
+        return layouts.computeIfAbsent(((long) column << 32) | page, k -> PageEncodings.pageLayout(md.resource(),
+                md.cmoPositions()[column], md.columns().get(column).getPages(page).getEncoding()));
     }
 
     private Leaf leafOf(int column) {
@@ -276,8 +284,7 @@ public final class StructuralFieldReader implements FieldReader {
     }
 
     private List<io.javelin.encoding.pb.v21.RepDefLayer> layersOf(Leaf l, int p) {
-        ColumnMetadata.Page page = md.columns().get(l.column).getPages(p);
-        return StructuralPages.layers(PageEncodings.pageLayout(md.resource(), md.cmoPositions()[l.column], page.getEncoding()));
+        return StructuralPages.layers(layout(l.column, p));
     }
 
     private Node build(LanceField f, int depth, Deque<LeafResult> results) {
