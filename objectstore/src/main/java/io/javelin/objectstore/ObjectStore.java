@@ -38,6 +38,31 @@ public interface ObjectStore extends AutoCloseable {
     }
 
     /**
+     * Reads {@code [offset, offset + dst.size())} into {@code dst} and emits it. Takes ownership of the
+     * {@code dst} handle: it is emitted when filled, and released on error or cancel. Lets the page-I/O
+     * scheduler read one page that is split into several requests straight into one buffer. Default:
+     * {@link #read} and a copy; stores that can read in place override it.
+     */
+    default Mono<Buffer> readInto(String path, long offset, Buffer dst) {
+        java.util.concurrent.atomic.AtomicBoolean handedOver = new java.util.concurrent.atomic.AtomicBoolean();
+        Runnable drop = () -> {
+            if (handedOver.compareAndSet(false, true)) {
+                dst.release();
+            }
+        };
+        return read(path, offset, dst.size()).<Buffer>handle((b, sink) -> {
+            try {
+                if (handedOver.compareAndSet(false, true)) {
+                    MemorySegment.copy(b.segment(), 0, dst.segment(), 0, dst.size());
+                    sink.next(dst);
+                }
+            } finally {
+                b.release();
+            }
+        }).doOnCancel(drop).doOnError(e -> drop.run()).doOnDiscard(Buffer.class, Buffer::release);
+    }
+
+    /**
      * Reads several ranges, emitted in the order given. At most {@code traits().ioParallelism()} are
      * in flight. Use the page-I/O scheduler to coalesce and prioritise; this does neither.
      */

@@ -53,6 +53,14 @@ public final class ResilientObjectStore implements ObjectStore {
     }
 
     @Override
+    public Mono<Buffer> readInto(String path, long offset, Buffer dst) {
+        // every attempt gets its own handle (an attempt that fails releases it); ours goes at the end
+        return policy.execute(OpClass.READ, "read " + path, () -> Mono.defer(() -> inner.readInto(path, offset, dst.share())))
+                .doOnDiscard(Buffer.class, Buffer::release)
+                .doFinally(sig -> dst.release());
+    }
+
+    @Override
     public Mono<Buffer> readTail(String path, long length) {
         return policy.execute(OpClass.READ, "read tail of " + path, () -> inner.readTail(path, length))
                 .doOnDiscard(Buffer.class, Buffer::release);

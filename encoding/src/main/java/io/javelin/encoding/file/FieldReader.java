@@ -18,6 +18,23 @@ public interface FieldReader {
     Object decodePage(PageRef ref, List<Buf> buffers);
 
     /**
+     * As {@link #decodePage(PageRef, List)}; the result may keep the buffers' memory by retaining
+     * {@code memory} (then it is {@link AutoCloseable} and releases it on close).
+     */
+    default Object decodePage(PageRef ref, List<Buf> buffers, io.javelin.encoding.io.SharedMemory memory) {
+        return decodePage(ref, buffers);
+    }
+
+    /**
+     * The vector of {@code ranges} built without copying from decoded pages, or null when that is not
+     * possible (then {@link #assemble} is used).
+     */
+    default org.apache.arrow.vector.FieldVector assembleDirect(List<long[]> ranges, Function<PageRef, Object> pages,
+                                                              org.apache.arrow.memory.BufferAllocator allocator) {
+        return null;
+    }
+
+    /**
      * A minimal-I/O plan to read only {@code rows} (sorted, distinct, page-local) of a page, or null
      * when the page must be read whole.
      */

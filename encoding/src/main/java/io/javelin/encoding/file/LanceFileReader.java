@@ -35,7 +35,29 @@ public final class LanceFileReader implements AutoCloseable {
      * A decoded page on its way into a batch's cache. A private type on purpose: callers' discard hooks
      * (e.g. for {@code Map.Entry}) must not see it when {@code then()} drops it.
      */
-    private record Loaded(PageRef ref, Object page) {
+    private record Loaded(PageRef ref, Object page) implements AutoCloseable {
+        @Override
+        public void close() {
+            closePage(page);
+        }
+    }
+
+    /** Releases a decoded page that holds memory (a {@link io.javelin.encoding.arrow.DirectPage}). */
+    static void closePage(Object page) {
+        if (page instanceof AutoCloseable c) {
+            try {
+                c.close();
+            } catch (Exception e) {
+                throw new IllegalStateException("releasing a decoded page", e);
+            }
+        }
+    }
+
+    /** Closes and forgets every page of a batch cache. */
+    private static void clearPages(Map<PageRef, Object> cache) {
+        for (PageRef k : List.copyOf(cache.keySet())) {
+            closePage(cache.remove(k));
+        }
     }
 
     /** Pages of one batch (or take) loaded and decoded at the same time. */
@@ -156,7 +178,14 @@ public final class LanceFileReader implements AutoCloseable {
         return out;
     }
 
+    /** Field readers are stateless apart from parsed-layout caches: shared by every scan and take of this file. */
+    private final Map<LanceField, FieldReader> fieldReaders = java.util.Collections.synchronizedMap(new java.util.IdentityHashMap<>());
+
     private FieldReader fieldReader(LanceField f) {
+        return fieldReaders.computeIfAbsent(f, this::newFieldReader);
+    }
+
+    private FieldReader newFieldReader(LanceField f) {
         long at = f.column() >= 0 ? metadata.cmoPositions()[f.column()] : -1;
         return guard(metadata.resource(), at, () -> metadata.version().structural()
                 ? new StructuralFieldReader(metadata, f) : new LegacyFieldReader(metadata, f));
@@ -181,7 +210,7 @@ public final class LanceFileReader implements AutoCloseable {
 
     private Flux<VectorSchemaRoot> scan(List<LanceField> fields, long start, long end, int batchSize, BufferAllocator allocator) {
         List<FieldReader> readers = fields.stream().map(this::fieldReader).toList();
-        Map<PageRef, Object> cache = new HashMap<>();
+        Map<PageRef, Object> cache = new java.util.concurrent.ConcurrentHashMap<>();
         long batches = (end - start + batchSize - 1) / batchSize;
         return Flux.fromStream(() -> java.util.stream.LongStream.range(0, batches).boxed())
                 .concatMap(b -> {
@@ -190,7 +219,7 @@ public final class LanceFileReader implements AutoCloseable {
                     List<long[]> ranges = List.<long[]>of(new long[] {s, e});
                     return batch(fields, readers, ranges, cache, allocator, e - s, false);
                 }, 1)
-                .doFinally(sig -> cache.clear());
+                .doFinally(sig -> clearPages(cache));
     }
 
     /** Reads the rows at {@code indices} (any order, repeats allowed) as one batch, fetching only their pages. */
@@ -207,8 +236,11 @@ public final class LanceFileReader implements AutoCloseable {
                 ranges.add(new long[] {i, i + 1});
             }
         }
-        return Mono.defer(() -> batch(fields, fields.stream().map(this::fieldReader).toList(), ranges, new HashMap<>(), allocator,
-                indices.length, true));
+        return Mono.defer(() -> {
+            Map<PageRef, Object> cache = new java.util.concurrent.ConcurrentHashMap<>();
+            return batch(fields, fields.stream().map(this::fieldReader).toList(), ranges, cache, allocator, indices.length, true)
+                    .doFinally(sig -> clearPages(cache));
+        });
     }
 
     private Mono<VectorSchemaRoot> batch(List<LanceField> fields, List<FieldReader> readers, List<long[]> ranges,
@@ -225,7 +257,11 @@ public final class LanceFileReader implements AutoCloseable {
                 }
             }
         }
-        cache.keySet().retainAll(needed);
+        for (PageRef k : List.copyOf(cache.keySet())) {
+            if (!needed.contains(k)) {
+                closePage(cache.remove(k)); // batches built from it keep their own references
+            }
+        }
         // Pages load concurrently (the source's scheduler orders and bounds the I/O; decoding runs on the
         // parallel scheduler); results land in the cache from the serialized onNext signals.
         return Flux.range(0, toLoad.size())
@@ -233,13 +269,20 @@ public final class LanceFileReader implements AutoCloseable {
                         .map(o -> new Loaded(toLoad.get(i), o)), PAGE_CONCURRENCY)
                 // pages failing together (one corrupt region, several pages) surface as the first typed error
                 .onErrorMap(reactor.core.Exceptions::isMultiple, io.javelin.objectstore.internal.FirstError::of)
-                .doOnNext(l -> cache.put(l.ref(), l.page()))
+                // pages dropped by a cancel or error release their memory (then() below discards, too: not covered)
+                .doOnDiscard(Loaded.class, Loaded::close)
+                .doOnNext(l -> closePage(cache.put(l.ref(), l.page())))
                 // CancelSafe: a batch finished just as the scan is cancelled is closed, not dropped
                 .then(io.javelin.encoding.io.CancelSafe.produceOn(Schedulers.parallel(), () -> {
                     List<FieldVector> vectors = new ArrayList<>();
                     try {
                         for (int f = 0; f < fields.size(); f++) {
                             FieldReader fr = readers.get(f);
+                            FieldVector direct = guard(metadata.resource(), -1, () -> fr.assembleDirect(ranges, cache::get, allocator));
+                            if (direct != null) {
+                                vectors.add(direct);
+                                continue;
+                            }
                             Node n = guard(metadata.resource(), -1, () -> fr.assemble(ranges, cache::get));
                             if (n.length() != rows) {
                                 throw new CorruptFileException(metadata.resource(), -1, "Field " + fields.get(f).name()
@@ -280,11 +323,60 @@ public final class LanceFileReader implements AutoCloseable {
             return loadPage(ref, reader);
         }
         long at = metadata.cmoPositions()[ref.column()];
-        return readBufs(plan.firstReads(), col.getPages(ref.page()).getPriority(), first ->
-                readBufs(guard(metadata.resource(), at, () -> plan.secondReads(bufs(first))),
-                        col.getPages(ref.page()).getPriority(),
+        long priority = col.getPages(ref.page()).getPriority();
+        return firstRound(ref, plan.firstReads(), priority).flatMap(first ->
+                readBufs(guard(metadata.resource(), at, () -> plan.secondReads(first)), priority,
                         second -> Mono.fromCallable(() -> guard(metadata.resource(), at,
-                                () -> plan.decode(bufs(first), bufs(second))))));
+                                () -> plan.decode(first, bufs(second))))));
+    }
+
+    /** First-round buffers of partial page reads (chunk tables, repetition indexes, dictionaries), kept on the heap. */
+    private final Map<List<Long>, byte[]> firstReads = new java.util.concurrent.ConcurrentHashMap<>();
+    private final java.util.concurrent.atomic.AtomicLong firstReadBytes = new java.util.concurrent.atomic.AtomicLong();
+    /** Bytes of first-round buffers kept per open file; a filtered scan's takes then read each page's metadata once. */
+    static final long FIRST_READ_CACHE_BYTES = 64L << 20;
+
+    /**
+     * The first-round buffers of a partial read: from the cache, else read (and cached while under the
+     * budget). The takes of a filtered scan hit the same pages batch after batch.
+     */
+    private Mono<List<Buf>> firstRound(PageRef ref, List<long[]> ranges, long priority) {
+        if (ranges.isEmpty()) {
+            return Mono.just(List.of());
+        }
+        List<long[]> missing = new ArrayList<>();
+        for (long[] r : ranges) {
+            if (!firstReads.containsKey(List.of(r[0], r[1]))) {
+                missing.add(r);
+            }
+        }
+        Mono<Map<List<Long>, byte[]>> fetch = missing.isEmpty() ? Mono.just(Map.of())
+                : readBufs(missing, priority, read -> Mono.fromCallable(() -> {
+                    Map<List<Long>, byte[]> got = new HashMap<>();
+                    for (int i = 0; i < missing.size(); i++) {
+                        List<Long> key = List.of(missing.get(i)[0], missing.get(i)[1]);
+                        byte[] copy = read.get(i).segment().toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
+                        got.put(key, copy);
+                        if (firstReadBytes.addAndGet(copy.length) <= FIRST_READ_CACHE_BYTES) {
+                            firstReads.putIfAbsent(key, copy);
+                        } else {
+                            firstReadBytes.addAndGet(-copy.length);
+                        }
+                    }
+                    return got;
+                }));
+        return fetch.map(got -> {
+            List<Buf> out = new ArrayList<>();
+            for (long[] r : ranges) {
+                List<Long> key = List.of(r[0], r[1]);
+                byte[] b = got.get(key);
+                if (b == null) {
+                    b = firstReads.get(key);
+                }
+                out.add(Buf.ofArray(metadata.resource(), r[0], b));
+            }
+            return out;
+        });
     }
 
     private List<Buf> bufs(List<ByteRange> ranges) {
@@ -310,15 +402,23 @@ public final class LanceFileReader implements AutoCloseable {
         }
         // CancelSafe.mapOn, not publishOn(...).map(...): Mono.publishOn drops (leaks) the pages on a cancel
         return mapEof(metadata.resource(), source.readAll(want, page.getPriority()))
-                .flatMap(read -> io.javelin.encoding.io.CancelSafe.mapOn(Schedulers.parallel(), read,
+                .flatMap(read -> io.javelin.encoding.io.CancelSafe.transformOn(Schedulers.parallel(), read,
                         ranges -> ranges.forEach(ByteRange::close), ranges -> {
-                            List<Buf> bufs = new ArrayList<>();
-                            for (ByteRange r : ranges) {
-                                bufs.add(Buf.of(metadata.resource(), r));
+                            // the decoded page may keep the read buffers (zero-copy): they go with the last reference
+                            io.javelin.encoding.io.SharedMemory mem = new io.javelin.encoding.io.SharedMemory(
+                                    () -> ranges.forEach(ByteRange::close));
+                            try {
+                                List<Buf> bufs = new ArrayList<>();
+                                for (ByteRange r : ranges) {
+                                    bufs.add(Buf.of(metadata.resource(), r));
+                                }
+                                return guard(metadata.resource(), page.getBufferOffsetsCount() > 0 ? page.getBufferOffsets(0)
+                                        : metadata.cmoPositions()[ref.column()], () -> reader.decodePage(ref, bufs, mem));
+                            } finally {
+                                mem.release();
                             }
-                            return guard(metadata.resource(), page.getBufferOffsetsCount() > 0 ? page.getBufferOffsets(0)
-                                    : metadata.cmoPositions()[ref.column()], () -> reader.decodePage(ref, bufs));
                         }))
+                .doOnDiscard(io.javelin.encoding.arrow.DirectPage.class, io.javelin.encoding.arrow.DirectPage::close)
                 .flatMap(this::resolveExternal);
     }
 

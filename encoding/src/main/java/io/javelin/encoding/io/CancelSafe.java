@@ -84,6 +84,52 @@ public final class CancelSafe {
         });
     }
 
+    /**
+     * Like {@link #mapOn}, but {@code fn} may keep (part of) {@code input} in its result: {@code input} is
+     * released here only if {@code fn} never runs or throws; otherwise {@code fn} owns it. A result that
+     * arrives after a cancel is closed if it is {@link AutoCloseable}.
+     */
+    public static <I, O> Mono<O> transformOn(Scheduler scheduler, I input, Consumer<? super I> release, Function<? super I, O> fn) {
+        return Mono.defer(() -> {
+            AtomicBoolean claimed = new AtomicBoolean();
+            AtomicReference<Object> slot = new AtomicReference<>();
+            Runnable releaseIfUnclaimed = () -> {
+                if (claimed.compareAndSet(false, true)) {
+                    release.accept(input);
+                }
+            };
+            return Mono.fromCallable(() -> {
+                        if (!claimed.compareAndSet(false, true)) {
+                            return null;
+                        }
+                        O out;
+                        try {
+                            out = fn.apply(input);
+                        } catch (RuntimeException | Error e) {
+                            release.accept(input);
+                            throw e;
+                        }
+                        if (out != null && !slot.compareAndSet(null, out)) {
+                            if (out instanceof AutoCloseable c) {
+                                closeQuietly(c); // cancelled while producing
+                            }
+                            return null;
+                        }
+                        return out;
+                    })
+                    .subscribeOn(scheduler)
+                    .doOnNext(v -> slot.compareAndSet(v, TAKEN))
+                    .doOnCancel(() -> {
+                        releaseIfUnclaimed.run();
+                        Object prev = slot.getAndSet(CANCELLED);
+                        if (prev instanceof AutoCloseable c && prev != TAKEN) {
+                            closeQuietly(c);
+                        }
+                    })
+                    .doOnError(e -> releaseIfUnclaimed.run());
+        });
+    }
+
     static void closeQuietly(AutoCloseable c) {
         try {
             c.close();

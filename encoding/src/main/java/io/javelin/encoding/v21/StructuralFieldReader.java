@@ -2,6 +2,11 @@ package io.javelin.encoding.v21;
 
 import io.javelin.encoding.CorruptFileException;
 import io.javelin.encoding.arrow.Bits;
+import io.javelin.encoding.arrow.DirectAssembler;
+import io.javelin.encoding.arrow.DirectPage;
+import io.javelin.encoding.io.SharedMemory;
+import io.javelin.encoding.pb.v21.CompressiveEncoding;
+import io.javelin.encoding.pb.v21.FullZipLayout;
 import io.javelin.encoding.arrow.Node;
 import io.javelin.encoding.arrow.Values;
 import io.javelin.encoding.arrow.ValuesBuilder;
@@ -88,11 +93,76 @@ public final class StructuralFieldReader implements FieldReader {
 
     @Override
     public Object decodePage(PageRef ref, List<Buf> buffers) {
+        return decodePage(ref, buffers, null);
+    }
+
+    /**
+     * Pages of a top-level leaf without nulls become {@link DirectPage}s (native memory in Arrow layout): a
+     * full-zip page of fixed-width values without control words is its read buffer itself (a reference on
+     * {@code memory} is kept, no copy); other such pages are decoded and copied off-heap once, so that scan
+     * batches wrap slices of them instead of copying per batch.
+     */
+    @Override
+    public Object decodePage(PageRef ref, List<Buf> buffers, SharedMemory memory) {
         Leaf leaf = leafOf(ref.column());
         ColumnMetadata.Page page = md.columns().get(ref.column()).getPages(ref.page());
         long at = md.cmoPositions()[ref.column()];
-        PageLayout layout = PageEncodings.pageLayout(md.resource(), at, page.getEncoding());
-        return StructuralPages.decode(md.resource(), at, layout, buffers, page.getLength(), leaf.kind, md.fileSize());
+        PageLayout layout = layout(ref.column(), ref.page());
+        boolean direct = memory != null && field.column() >= 0 && DIRECT;
+        if (direct && layout.hasFullZipLayout() && !buffers.isEmpty() && buffers.get(0).seg().isNative()) {
+            DirectPage dp = fullZipDirect(layout.getFullZipLayout(), buffers.get(0), page.getLength(), leaf.kind, memory);
+            if (dp != null) {
+                return dp;
+            }
+        }
+        Object decoded = StructuralPages.decode(md.resource(), at, layout, buffers, page.getLength(), leaf.kind, md.fileSize());
+        if (direct && decoded instanceof LeafPage lp && lp.rep == null && lp.def == null && lp.numRows == lp.values.count()
+                && (lp.values instanceof Values.Var
+                || lp.values instanceof Values.Fixed f && f.itemValidity() == null && f.bitsPerValue() % 8 == 0)) {
+            return DirectPage.copyOf(lp.values, "page");
+        }
+        return decoded;
+    }
+
+    /** Direct pages on by default; {@code -Djavelin.reader.direct=false} forces the general (copying) path. */
+    static final boolean DIRECT = !"false".equals(System.getProperty("javelin.reader.direct"));
+
+    /** The zero-copy case: no rep/def, fixed-width values back to back, nothing to decode. */
+    private DirectPage fullZipDirect(FullZipLayout fz, Buf data, long rows, LeafKind kind, SharedMemory memory) {
+        if (fz.getBitsRep() != 0 || fz.getBitsDef() != 0 || fz.getDetailsCase() != FullZipLayout.DetailsCase.BITS_PER_VALUE
+                || kind.variable() || kind.bitsPerValue() % 8 != 0 || fz.getBitsPerValue() != kind.bitsPerValue()
+                || Integer.toUnsignedLong(fz.getNumItems()) != rows) {
+            return null;
+        }
+        CompressiveEncoding vc = fz.getValueCompression();
+        boolean flat = vc.getCompressionCase() == CompressiveEncoding.CompressionCase.FLAT
+                || vc.getCompressionCase() == CompressiveEncoding.CompressionCase.FIXED_SIZE_LIST
+                && !vc.getFixedSizeList().getHasValidity()
+                && vc.getFixedSizeList().getValues().getCompressionCase() == CompressiveEncoding.CompressionCase.FLAT;
+        if (!flat || rows > Integer.MAX_VALUE) {
+            return null;
+        }
+        long bytes = rows * (kind.bitsPerValue() / 8);
+        data.check(0, bytes);
+        return DirectPage.fixed((int) rows, kind.bitsPerValue(), kind.itemsPerValue(), data.seg().asSlice(0, bytes), memory);
+    }
+
+    @Override
+    public org.apache.arrow.vector.FieldVector assembleDirect(List<long[]> ranges, Function<PageRef, Object> pages,
+                                                             org.apache.arrow.memory.BufferAllocator allocator) {
+        if (field.column() < 0 || ranges.size() != 1 || leaves.size() != 1) {
+            return null;
+        }
+        Leaf l = leaves.get(0);
+        long from = ranges.get(0)[0];
+        long to = ranges.get(0)[1];
+        int p = firstPage(l, from);
+        if (to <= from || l.pageStarts[p + 1] < to || !(pages.apply(new PageRef(l.column, p)) instanceof DirectPage dp)) {
+            return null;
+        }
+        int f0 = (int) (from - l.pageStarts[p]);
+        int f1 = (int) (to - l.pageStarts[p]);
+        return DirectAssembler.toVector(field.arrow(), dp, f0, f1, allocator);
     }
 
     /** Rows of a page decoded partially: {@code rows[i]} (page-local) is row i of {@code page}. */
@@ -103,7 +173,7 @@ public final class StructuralFieldReader implements FieldReader {
     public io.javelin.encoding.file.PartialPage partial(PageRef ref, long[] rows) {
         ColumnMetadata.Page page = md.columns().get(ref.column()).getPages(ref.page());
         long at = md.cmoPositions()[ref.column()];
-        PageLayout layout = PageEncodings.pageLayout(md.resource(), at, page.getEncoding());
+        PageLayout layout = layout(ref.column(), ref.page());
         Leaf leaf = leafOf(ref.column());
         RepDef rd = new RepDef(md.resource(), at, StructuralPages.layers(layout));
         if (layout.hasMiniBlockLayout() && !layout.getMiniBlockLayout().hasRepCompression()
@@ -114,6 +184,14 @@ public final class StructuralFieldReader implements FieldReader {
             return PartialPlans.fullZip(md.resource(), at, layout.getFullZipLayout(), page, rows, leaf.kind, rd);
         }
         return null;
+    }
+
+    /** Parsed page layouts: a batch or take asks for the same pages many times. */
+    private final java.util.Map<Long, PageLayout> layouts = new java.util.concurrent.ConcurrentHashMap<>();
+
+    private PageLayout layout(int column, int page) {
+        return layouts.computeIfAbsent(((long) column << 32) | page, k -> PageEncodings.pageLayout(md.resource(),
+                md.cmoPositions()[column], md.columns().get(column).getPages(page).getEncoding()));
     }
 
     private Leaf leafOf(int column) {
@@ -142,7 +220,11 @@ public final class StructuralFieldReader implements FieldReader {
             long to = ranges.get(0)[1];
             int p = firstPage(l, from);
             Object decoded = pages.apply(new PageRef(l.column, p));
-            if (decoded instanceof LeafPage lp && l.pageStarts[p + 1] >= to && to > from) {
+            if (decoded instanceof DirectPage dp && l.pageStarts[p + 1] >= to && to > from) {
+                int v0 = (int) (from - l.pageStarts[p]);
+                int v1 = (int) (to - l.pageStarts[p]);
+                res.values.reserve(v1 - v0, dp.variable() ? dp.offsets()[v1] - dp.offsets()[v0] : 0);
+            } else if (decoded instanceof LeafPage lp && l.pageStarts[p + 1] >= to && to > from) {
                 int v0 = lp.visibleBefore(lp.levelStart((int) (from - l.pageStarts[p])));
                 int v1 = lp.visibleBefore(lp.levelStart((int) (to - l.pageStarts[p])));
                 long bytes = lp.values instanceof Values.Var var ? var.offsets()[v1] - var.offsets()[v0] : 0;
@@ -175,6 +257,19 @@ public final class StructuralFieldReader implements FieldReader {
                     row += to - from;
                     continue;
                 }
+                if (decoded instanceof DirectPage dp) {
+                    // a batch straddling pages, or a whole-page take: copy the slice onto the general path
+                    int f0 = (int) (row - pageStart);
+                    int f1 = (int) Math.min(r[1] - pageStart, dp.count());
+                    if (f1 <= f0) {
+                        throw new CorruptFileException(md.resource(), -1, "No progress reading row " + row + " of column " + l.column);
+                    }
+                    RepDef rd = new RepDef(md.resource(), -1, layersOf(l, p));
+                    res.append(md.resource(), new LeafPage(md.resource(), rd, f1 - f0, f1 - f0, null, null, dp.slice(f0, f1)), 0,
+                            f1 - f0, rd);
+                    row = pageStart + f1;
+                    continue;
+                }
                 page = (LeafPage) decoded;
                 from = (int) (row - pageStart);
                 to = (int) Math.min(r[1] - pageStart, page.numRows);
@@ -189,8 +284,7 @@ public final class StructuralFieldReader implements FieldReader {
     }
 
     private List<io.javelin.encoding.pb.v21.RepDefLayer> layersOf(Leaf l, int p) {
-        ColumnMetadata.Page page = md.columns().get(l.column).getPages(p);
-        return StructuralPages.layers(PageEncodings.pageLayout(md.resource(), md.cmoPositions()[l.column], page.getEncoding()));
+        return StructuralPages.layers(layout(l.column, p));
     }
 
     private Node build(LanceField f, int depth, Deque<LeafResult> results) {

@@ -88,10 +88,36 @@ public final class PageIoScheduler {
             Grants grants = new Grants();
             Runnable refund = grants::refund;
             Owned<Buffer> chunksOwned = new Owned<>(Buffer::release);
-            return Flux.fromIterable(plan)
-                    .flatMapSequential(iop -> Mono.usingWhen(
-                            queue.admit(req.priority(), iop.length()).doOnNext(grants::add),
-                            permit -> store.read(req.path(), iop).doOnNext(b -> {
+            // A merged range cut into several reads is read into one buffer (each read fills its slice), so
+            // a page crossing a cut is a zero-copy slice too instead of a joined copy.
+            Buffer[] parentOf = new Buffer[plan.size()];
+            long[] parentStart = new long[plan.size()];
+            Owned<Buffer> parents = new Owned<>(Buffer::release);
+            try {
+                for (int i = 0; i < plan.size(); ) {
+                    int j = i + 1;
+                    while (j < plan.size() && plan.get(j).offset() == plan.get(j - 1).end()) {
+                        j++;
+                    }
+                    if (j - i > 1) {
+                        long start = plan.get(i).offset();
+                        Buffer parent = Buffer.allocateUninitialized(plan.get(j - 1).end() - start, "page-io");
+                        parents.add(parent);
+                        for (int k = i; k < j; k++) {
+                            parentOf[k] = parent;
+                            parentStart[k] = start;
+                        }
+                    }
+                    i = j;
+                }
+            } catch (RuntimeException | Error e) {
+                parents.close();
+                throw e;
+            }
+            return Flux.range(0, plan.size())
+                    .flatMapSequential(k -> Mono.usingWhen(
+                            queue.admit(req.priority(), plan.get(k).length()).doOnNext(grants::add),
+                            permit -> readChunk(req.path(), plan.get(k), parentOf[k], parentStart[k]).doOnNext(b -> {
                                 bytesRead.addAndGet(b.size());
                                 chunksOwned.add(b);
                             }),
@@ -106,9 +132,15 @@ public final class PageIoScheduler {
                         }
                         if (!all) {
                             chunks.forEach(Buffer::release); // a racing cancel got some: drop the rest too
+                            parents.close();
                             return;
                         }
-                        PageResult result = slice(req, plan, chunks, refund);
+                        PageResult result;
+                        try {
+                            result = slice(req, plan, chunks, refund, parentOf, parentStart);
+                        } finally {
+                            parents.close();
+                        }
                         if (listener != null) {
                             long bytes = 0;
                             for (ByteRange r : req.ranges()) {
@@ -120,10 +152,12 @@ public final class PageIoScheduler {
                     })
                     .doOnError(e -> {
                         chunksOwned.close();
+                        parents.close();
                         refund.run();
                     })
                     .doOnCancel(() -> {
                         chunksOwned.close();
+                        parents.close();
                         refund.run();
                     })
                     // Last in the chain so every operator above (flatMapSequential's queue,
@@ -174,12 +208,29 @@ public final class PageIoScheduler {
         }
     }
 
+    /** One physical read: into its own buffer, or into its slice of the merged range's buffer. */
+    private Mono<Buffer> readChunk(String path, ByteRange iop, Buffer parent, long parentStart) {
+        if (parent == null) {
+            return store.read(path, iop);
+        }
+        return Mono.defer(() -> {
+            Buffer dst;
+            try {
+                dst = parent.slice(iop.offset() - parentStart, iop.length());
+            } catch (IllegalStateException released) {
+                return Mono.empty(); // the request ended (cancel, error) before this read was admitted
+            }
+            return store.readInto(path, iop.offset(), dst);
+        });
+    }
+
     /** Cuts the caller's ranges out of the physical reads; releases the reads' own handles. */
-    private static PageResult slice(PageRequest req, List<ByteRange> plan, List<Buffer> chunks, Runnable refund) {
+    private static PageResult slice(PageRequest req, List<ByteRange> plan, List<Buffer> chunks, Runnable refund, Buffer[] parentOf,
+                                    long[] parentStart) {
         List<Buffer> out = new ArrayList<>(req.ranges().size());
         try {
             for (ByteRange r : req.ranges()) {
-                out.add(sliceOne(r, plan, chunks));
+                out.add(sliceOne(r, plan, chunks, parentOf, parentStart));
             }
         } catch (RuntimeException e) {
             out.forEach(Buffer::release);
@@ -190,7 +241,7 @@ public final class PageIoScheduler {
         return new PageResult(req, out, refund);
     }
 
-    private static Buffer sliceOne(ByteRange r, List<ByteRange> plan, List<Buffer> chunks) {
+    private static Buffer sliceOne(ByteRange r, List<ByteRange> plan, List<Buffer> chunks, Buffer[] parentOf, long[] parentStart) {
         if (r.length() == 0) {
             return Buffer.allocate(0, "page-io");
         }
@@ -199,8 +250,12 @@ public final class PageIoScheduler {
         if (r.end() <= c.end()) {
             return chunks.get(first).slice(r.offset() - c.offset(), r.length()); // zero-copy
         }
-        // The range crosses split chunks: copy it together.
-        Buffer b = Buffer.allocate(r.length(), "page-io-join");
+        if (parentOf[first] != null) {
+            // the chunks are slices of one buffer: the crossing range is one slice of it
+            return parentOf[first].slice(r.offset() - parentStart[first], r.length());
+        }
+        // The range crosses separately read chunks: copy it together.
+        Buffer b = Buffer.allocateUninitialized(r.length(), "page-io-join");
         long pos = r.offset();
         for (int i = first; pos < r.end(); i++) {
             ByteRange ci = plan.get(i);

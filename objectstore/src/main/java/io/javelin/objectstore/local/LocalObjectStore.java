@@ -140,6 +140,49 @@ public final class LocalObjectStore implements ObjectStore {
      * cancel closes the shared channel under the others (FileChannel is interruptible): they reopen.
      */
     private Buffer readCached(String key, Path f, long offset, long length) {
+        Buffer[] out = new Buffer[1];
+        readCached(key, f, offset, length, () -> {
+            if (out[0] != null) {
+                out[0].release(); // a retry after a closed channel: start over in a fresh buffer
+            }
+            out[0] = Buffer.allocateUninitialized(length, "local-read"); // readFully overwrites it all
+            return out[0].segment();
+        }, () -> {
+            if (out[0] != null) {
+                out[0].release();
+            }
+        });
+        return out[0];
+    }
+
+    @Override
+    public Mono<Buffer> readInto(String path, long offset, Buffer dst) {
+        // whoever flips the flag releases dst on failure: the read (once it started) or a cancel before it
+        java.util.concurrent.atomic.AtomicBoolean started = new java.util.concurrent.atomic.AtomicBoolean();
+        Runnable dropIfNotStarted = () -> {
+            if (started.compareAndSet(false, true)) {
+                dst.release();
+            }
+        };
+        return Mono.defer(() -> {
+            Path f = file(path);
+            return BlockingReads.on(io, () -> {
+                if (!started.compareAndSet(false, true)) {
+                    throw new java.util.concurrent.CancellationException("read of " + path + " cancelled");
+                }
+                try {
+                    readCached(path, f, offset, dst.size(), dst::segment, () -> { });
+                    return dst;
+                } catch (Throwable t) {
+                    dst.release();
+                    throw t;
+                }
+            });
+        }).doOnCancel(dropIfNotStarted).doOnError(e -> dropIfNotStarted.run()).doOnDiscard(Buffer.class, Buffer::release);
+    }
+
+    private void readCached(String key, Path f, long offset, long length, java.util.function.Supplier<MemorySegment> dst,
+                            Runnable onFailure) {
         counters.request(OpClass.READ);
         for (int attempt = 0; ; attempt++) {
             ChannelCache.Lease lease;
@@ -155,18 +198,20 @@ public final class LocalObjectStore implements ObjectStore {
                 if (offset + length > size && offset + length > (size = lease.refreshSize())) {
                     throw new InvalidRangeException(key, offset, length, size);
                 }
-                Buffer b = Buffer.allocate(length, "local-read");
                 try {
-                    readFully(lease.channel, b.segment(), offset, key);
+                    readFully(lease.channel, dst.get(), offset, key);
+                } catch (java.nio.channels.ClosedChannelException e) {
+                    throw e;
                 } catch (Throwable t) {
-                    b.release();
+                    onFailure.run();
                     throw t;
                 }
                 counters.bytes(OpClass.READ, length);
-                return b;
+                return;
             } catch (java.nio.channels.ClosedChannelException e) {
                 channels.invalidate(f, lease);
                 if (Thread.currentThread().isInterrupted() || attempt >= 3) {
+                    onFailure.run();
                     throw new ObjectStoreException("read " + key + " failed: " + e, e);
                 }
             } catch (IOException e) {
@@ -215,7 +260,7 @@ public final class LocalObjectStore implements ObjectStore {
             } else if (offset + length > size) {
                 throw new InvalidRangeException(key, offset, length, size);
             }
-            Buffer b = Buffer.allocate(len, "local-read");
+            Buffer b = Buffer.allocateUninitialized(len, "local-read");
             try {
                 readFully(ch, b.segment(), off, key);
             } catch (Throwable t) {

@@ -59,6 +59,23 @@ public final class Buffer implements AutoCloseable {
         }
     }
 
+    /**
+     * As {@link #allocate}, but large buffers are not zeroed: only for buffers the caller overwrites
+     * completely before reading (I/O destinations). Small ones still come from the (zeroed) slabs.
+     */
+    public static Buffer allocateUninitialized(long size, String label) {
+        if (size <= SLAB_THRESHOLD) {
+            return allocate(size, label);
+        }
+        Arena arena = OffHeap.newArena(label);
+        try {
+            return new Buffer(new Owner(arena), OffHeap.allocateUninitialized(arena, size));
+        } catch (RuntimeException | Error e) {
+            arena.close();
+            throw e;
+        }
+    }
+
     /** Copies {@code bytes} into a new off-heap buffer. */
     public static Buffer copyOf(byte[] bytes, String label) {
         return copyOf(MemorySegment.ofArray(bytes), label);
@@ -66,7 +83,7 @@ public final class Buffer implements AutoCloseable {
 
     /** Copies {@code source} (heap or off-heap) into a new off-heap buffer. */
     public static Buffer copyOf(MemorySegment source, String label) {
-        Buffer b = allocate(source.byteSize(), label);
+        Buffer b = allocateUninitialized(source.byteSize(), label);
         if (source.byteSize() > 0) {
             MemorySegment.copy(source, 0, b.segment, 0, source.byteSize());
         }
