@@ -260,7 +260,11 @@ public final class CommitTorture {
                     commitErrors.incrementAndGet();
                     if (!(e instanceof RetryableCommitConflictException)) {
                         String m = String.valueOf(e.getMessage());
-                        failures.merge(e.getClass().getSimpleName() + ": " + m.substring(0, Math.min(120, m.length())), 1L, Long::sum);
+                        String key = e.getClass().getSimpleName() + ": " + m.substring(0, Math.min(120, m.length()));
+                        if (failures.merge(key, 1L, Long::sum) == 1L && !(e instanceof io.javelin.tx.TxException)
+                                && !(e instanceof io.javelin.objectstore.ObjectStoreException)) {
+                            e.printStackTrace(); // unexpected kind of failure: keep where it came from
+                        }
                     }
                     return Mono.just(new Outcome(p.txn().getUuid(), p.effect(), e instanceof RetryableCommitConflictException
                             ? Outcome.Kind.CONFLICT : Outcome.Kind.FAILED));
