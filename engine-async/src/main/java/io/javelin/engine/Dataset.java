@@ -230,9 +230,13 @@ public final class Dataset implements AutoCloseable {
         return Mono.just(snapshot.countRows());
     }
 
-    /** Live rows matching {@code filter} (reads only the filter's columns). */
+    /** Live rows matching {@code filter} (reads only the filter's columns, or only exact indexes when they answer it all). */
     public Mono<Long> count(String filter) {
-        return filter == null || filter.isBlank() ? count() : scanner().filter(filter).count();
+        if (filter == null || filter.isBlank()) {
+            return count();
+        }
+        // exact indexes covering every fragment answer without reading data (io.javelin.engine.index.IndexCount)
+        return withFragments(() -> io.javelin.engine.index.IndexCount.count(this, filter)).switchIfEmpty(Mono.defer(() -> scanner().filter(filter).count()));
     }
 
     /** A scan of this version with default options; configure with the returned immutable builder. */

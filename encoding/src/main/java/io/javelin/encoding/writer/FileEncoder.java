@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 
@@ -247,18 +248,21 @@ public final class FileEncoder {
                     + " (batch=" + actual + ", file=" + schema + ")");
         }
         for (int i = 0; i < exp.size(); i++) {
-            checkField(exp.get(i), act.get(i), exp.get(i).getName());
+            checkField(exp.get(i), act.get(i), exp.get(i).getName(), false);
         }
     }
 
-    private static void checkField(Field exp, Field act, String path) {
-        if (!exp.getName().equals(act.getName()) || !exp.getType().equals(act.getType())
+    /** {@code listItem}: the child of a list type, whose name Arrow Java vectors do not keep ({@code $data$}); the file schema's name is written. */
+    private static void checkField(Field exp, Field act, String path, boolean listItem) {
+        if (!listItem && !exp.getName().equals(act.getName()) || !exp.getType().equals(act.getType())
                 || exp.getChildren().size() != act.getChildren().size()) {
             throw new SchemaMismatchException("Field " + path + " of the batch is " + act.getName() + ": " + act.getType()
                     + ", expected " + exp.getName() + ": " + exp.getType());
         }
         for (int i = 0; i < exp.getChildren().size(); i++) {
-            checkField(exp.getChildren().get(i), act.getChildren().get(i), path + "." + exp.getChildren().get(i).getName());
+            ArrowType.ArrowTypeID t = exp.getType().getTypeID();
+            boolean list = t == ArrowType.ArrowTypeID.List || t == ArrowType.ArrowTypeID.LargeList || t == ArrowType.ArrowTypeID.FixedSizeList;
+            checkField(exp.getChildren().get(i), act.getChildren().get(i), path + "." + exp.getChildren().get(i).getName(), list);
         }
     }
 }

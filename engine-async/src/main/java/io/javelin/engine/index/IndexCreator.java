@@ -97,12 +97,15 @@ public final class IndexCreator {
             for (FragmentInfo f : ds.fragments()) {
                 frags.add((int) f.id());
             }
-            BufferAllocator alloc = new RootAllocator();
             // Lance indexes _rowid (the stable id when enabled); zone indexes always hold row addresses
             boolean byRowId = ds.hasStableRowIds() && kind != IndexKind.ZONEMAP && kind != IndexKind.BLOOM_FILTER;
-            return collect(ds, column, field, byRowId, alloc)
-                    .publishOn(Schedulers.boundedElastic())
-                    .flatMap(data -> write(ds.objectStore(), uuid, kind, params, data, alloc).doFinally(s -> data.close()))
+            // usingWhen: batches close before the allocator, and both before completion propagates
+            return Mono.usingWhen(Mono.fromCallable(RootAllocator::new),
+                    alloc -> Mono.usingWhen(collect(ds, column, field, byRowId, alloc),
+                            data -> Mono.just(data).publishOn(Schedulers.boundedElastic())
+                                    .flatMap(d -> write(ds.objectStore(), uuid, kind, params, d, alloc)),
+                            data -> Mono.fromRunnable(data::close)),
+                    alloc -> Mono.fromRunnable(alloc::close))
                     .map(built -> {
                         IndexMetadata.Builder im = IndexMetadata.newBuilder()
                                 .setUuid(io.javelin.tx.pb.UUID.newBuilder().setUuid(ByteString.copyFrom(IndexFiles.uuidToBytes(uuid))))
@@ -115,8 +118,7 @@ public final class IndexCreator {
                                 .setCreatedAt(System.currentTimeMillis());
                         built.files().forEach(im::addFiles);
                         return im.build();
-                    })
-                    .doFinally(s -> alloc.close());
+                    });
         });
     }
 
@@ -194,25 +196,25 @@ public final class IndexCreator {
                                      BufferAllocator alloc) {
         String dir = IndexFiles.directory(uuid);
         return switch (kind) {
-            case BTREE -> Mono.fromCallable(() -> BTreeIndex.build(data.values(), data.rows(), alloc))
-                    .flatMap(b -> Flux.concat(
-                                    file(store, dir, BTreeIndex.PAGE_LOOKUP_FILE, b.pageLookup(), List.of()),
-                                    file(store, dir, BTreeIndex.PAGE_DATA_FILE, b.pageData(), List.of()))
-                            .collectList()
-                            .doFinally(s -> b.close()))
+            case BTREE -> Mono.usingWhen(Mono.fromCallable(() -> BTreeIndex.build(data.values(), data.rows(), alloc)),
+                            b -> Flux.concat(
+                                            file(store, dir, BTreeIndex.PAGE_LOOKUP_FILE, b.pageLookup(), List.of()),
+                                            file(store, dir, BTreeIndex.PAGE_DATA_FILE, b.pageData(), List.of()))
+                                    .collectList(),
+                            b -> Mono.fromRunnable(b::close))
                     .map(files -> new Built(files, IndexType.pack(BTreeIndexDetails.getDefaultInstance()), IndexType.BTREE.writeVersion()));
             case BITMAP, LABEL_LIST -> Mono.fromCallable(() -> kind == IndexKind.BITMAP
                             ? BitmapIndex.build(data.values(), data.rows())
                             : BitmapIndex.buildLabelList((BaseListVector) data.values(), data.rows()))
-                    .flatMap(b -> Mono.fromCallable(() -> b.toBatch(alloc)))
-                    .flatMap(root -> file(store, dir, BitmapIndex.FILE, root, List.of()).doFinally(s -> root.close()))
+                    .flatMap(b -> Mono.usingWhen(Mono.fromCallable(() -> b.toBatch(alloc)),
+                            root -> file(store, dir, BitmapIndex.FILE, root, List.of()), root -> Mono.fromRunnable(root::close)))
                     .map(f -> kind == IndexKind.BITMAP
                             ? new Built(List.of(f), IndexType.pack(BitmapIndexDetails.getDefaultInstance()), IndexType.BITMAP.writeVersion())
                             : new Built(List.of(f), IndexType.pack(LabelListIndexDetails.getDefaultInstance()),
                             IndexType.LABEL_LIST.writeVersion()));
-            case ZONEMAP, BLOOM_FILTER -> Mono.fromCallable(() -> ZoneIndexes.build(kind, data.values(), data.rows(), alloc))
-                    .flatMap(z -> file(store, dir, z.file(), z.batch(), List.of()).doFinally(s -> z.batch().close())
-                            .map(f -> new Built(List.of(f), z.details(), z.indexVersion())));
+            case ZONEMAP, BLOOM_FILTER -> Mono.usingWhen(Mono.fromCallable(() -> ZoneIndexes.build(kind, data.values(), data.rows(), alloc)),
+                    z -> file(store, dir, z.file(), z.batch(), List.of()).map(f -> new Built(List.of(f), z.details(), z.indexVersion())),
+                    z -> Mono.fromRunnable(() -> z.batch().close()));
             default -> Mono.fromCallable(() -> buildVector(kind, params, data))
                     .flatMap(ivf -> {
                         VectorSchemaRoot index = ivf.indexFileBatch(alloc);
@@ -226,7 +228,12 @@ public final class IndexCreator {
                                         file(store, dir, "index.idx", index, List.of(ivf.indexFileIvf().toByteArray())),
                                         file(store, dir, "auxiliary.idx", aux, auxBuffers))
                                 .collectList()
-                                .doFinally(s -> {
+                                // closed before completion propagates (the allocator closes right after)
+                                .doOnTerminate(() -> {
+                                    index.close();
+                                    aux.close();
+                                })
+                                .doOnCancel(() -> {
                                     index.close();
                                     aux.close();
                                 })

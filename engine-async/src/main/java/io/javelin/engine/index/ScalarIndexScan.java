@@ -249,7 +249,7 @@ public final class ScalarIndexScan {
         };
     }
 
-    private static Mono<Optional<Candidates>> query(Dataset ds, List<IndexInfo> indexes, String column, SargableQuery q) {
+    static Mono<Optional<Candidates>> query(Dataset ds, List<IndexInfo> indexes, String column, SargableQuery q) {
         Field f = ds.schema().getFields().stream().filter(x -> x.getName().equals(column)).findFirst().orElse(null);
         if (f == null) {
             return Mono.just(Optional.empty());
