@@ -40,9 +40,8 @@ import reactor.core.publisher.Flux;
 
 /**
  * Write throughput of the Lance file writer: encodes {@link #ROWS} rows of the benchmark shape
- * (id, category, num, text, score, 128-d vector) into the bytes of one Lance file, in memory. The
- * lance-core 7.0.0 number for the same data is measured by {@code interop}'s
- * {@code WriteThroughputComparisonTest} (lance-core lives only in that module); both are in
+ * (id, category, num, text, score, 128-d vector) into the bytes of one Lance file, in memory;
+ * {@link #writeFileLanceCore} writes the same batches with lance-core 7.0.0 (local file). Both are in
  * docs/benchmarks.md.
  *
  * <pre>
@@ -138,6 +137,26 @@ public class WriterBenchmark {
     public void tearDown() {
         batches.forEach(VectorSchemaRoot::close);
         alloc.close();
+    }
+
+    /**
+     * lance-core 7.0.0's {@code LanceFileWriter} on the same batches and version, writing a local file
+     * (ours above encodes in memory, so this side also pays the file write).
+     */
+    @Benchmark
+    public long writeFileLanceCore() throws Exception {
+        java.nio.file.Path f = java.nio.file.Files.createTempFile("writer-bench", ".lance");
+        try {
+            try (org.lance.file.LanceFileWriter w = org.lance.file.LanceFileWriter.open(f.toString(), alloc, null,
+                    java.util.Optional.of(version), java.util.Map.of())) {
+                for (VectorSchemaRoot b : batches) {
+                    w.write(b);
+                }
+            }
+            return java.nio.file.Files.size(f);
+        } finally {
+            java.nio.file.Files.deleteIfExists(f);
+        }
     }
 
     /** One op = one file of {@link #ROWS} rows; returns the file size (so it is not optimised away). */
