@@ -81,6 +81,20 @@ class PageIoSchedulerTest {
     }
 
     @Test
+    void splitReadsLandInOneBufferSoACrossingRangeIsASliceNotACopy() {
+        var sched = new PageIoScheduler(store, new PageIoOptions(4, 0, 4096, 1024 * 1024));
+        List<ByteRange> ranges = List.of(ByteRange.of(1000, 2 * 1024 * 1024 + 5), ByteRange.of(2 * 1024 * 1024 + 1010, 3000));
+        try (PageResult r = sched.submit("f", ranges, 0).block(Duration.ofSeconds(10))) {
+            assertSlice(r.buffer(0), ranges.get(0));
+            assertSlice(r.buffer(1), ranges.get(1));
+            // both are handles on the one buffer the three reads filled; nothing was joined
+            assertThat(r.buffer(0).refCount()).isEqualTo(2);
+        }
+        assertThat(sched.iops()).isEqualTo(3);
+        assertThat(sched.bytesHeld()).isZero();
+    }
+
+    @Test
     void dispatchFollowsPriorityOrder() {
         // One read slot, held: everything queues, then drains strictly by priority.
         IoQueue q = new IoQueue(1, 0);
