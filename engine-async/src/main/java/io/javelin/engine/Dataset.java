@@ -263,6 +263,14 @@ public final class Dataset implements AutoCloseable {
                 .onErrorMap(e -> translate(uri(), version(), e));
     }
 
+    /**
+     * Maps a {@code _rowid} to the address of its live row, or -1 when no live row has it (indexes of a
+     * stable-row-id dataset hold row ids); the identity without stable row ids.
+     */
+    public Mono<java.util.function.LongUnaryOperator> rowAddressResolver() {
+        return this.rowIds.resolver();
+    }
+
     /** Whether this dataset has stable row ids (Lance feature flag 2, set at creation). */
     public boolean hasStableRowIds() {
         return rowIds.enabled();

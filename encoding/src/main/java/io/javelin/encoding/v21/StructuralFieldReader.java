@@ -136,18 +136,33 @@ public final class StructuralFieldReader implements FieldReader {
 
     private LeafResult leafResult(Leaf l, List<long[]> ranges, Function<PageRef, Object> pages) {
         LeafResult res = new LeafResult(l.kind.builder().create());
-        if (ranges.size() == 1) {
-            // a scan batch inside one page: size the builder once from the page's slice
-            long from = ranges.get(0)[0];
-            long to = ranges.get(0)[1];
-            int p = firstPage(l, from);
-            Object decoded = pages.apply(new PageRef(l.column, p));
-            if (decoded instanceof LeafPage lp && l.pageStarts[p + 1] >= to && to > from) {
-                int v0 = lp.visibleBefore(lp.levelStart((int) (from - l.pageStarts[p])));
-                int v1 = lp.visibleBefore(lp.levelStart((int) (to - l.pageStarts[p])));
-                long bytes = lp.values instanceof Values.Var var ? var.offsets()[v1] - var.offsets()[v0] : 0;
-                res.values.reserve(v1 - v0, bytes);
+        // size the builder once from the slices of the pages the batch covers (no doubling, no trimming copy)
+        long values = 0;
+        long bytes = 0;
+        boolean sized = true;
+        int touched = 0;
+        boolean wholePage = false;
+        for (long[] r : ranges) {
+            for (long row = r[0]; sized && row < r[1]; ) {
+                int p = firstPage(l, row);
+                long pageStart = l.pageStarts[p];
+                long end = Math.min(r[1], l.pageStarts[p + 1]);
+                if (!(pages.apply(new PageRef(l.column, p)) instanceof LeafPage lp) || end <= row) {
+                    sized = false;
+                    break;
+                }
+                int v0 = lp.visibleBefore(lp.levelStart((int) (row - pageStart)));
+                int v1 = lp.visibleBefore(lp.levelStart((int) (end - pageStart)));
+                values += v1 - v0;
+                touched++;
+                wholePage = v0 == 0 && v1 == lp.values.count();
+                bytes += lp.values instanceof Values.Var var ? var.offsets()[v1] - var.offsets()[v0] : 0;
+                row = end;
             }
+        }
+        // one whole page is adopted without a copy: nothing to size
+        if (sized && values > 0 && !(touched == 1 && wholePage)) {
+            res.values.reserve(values, bytes);
         }
         for (long[] r : ranges) {
             long row = r[0];

@@ -87,7 +87,8 @@ public final class IndexCreator {
                 frags.add((int) f.id());
             }
             BufferAllocator alloc = new RootAllocator();
-            return collect(ds, column, field, alloc)
+            // Lance's vector indexes hold _rowid: with stable row ids those ids (they survive compaction), else addresses
+            return collect(ds, column, field, alloc, kind.isVector() && ds.hasStableRowIds())
                     .publishOn(Schedulers.boundedElastic())
                     .flatMap(data -> write(ds.objectStore(), uuid, kind, params, data, alloc).doFinally(s -> data.close()))
                     .flatMap(built -> {
@@ -141,16 +142,17 @@ public final class IndexCreator {
         }
     }
 
-    private static Mono<Collected> collect(Dataset ds, String column, Field field, BufferAllocator alloc) {
+    private static Mono<Collected> collect(Dataset ds, String column, Field field, BufferAllocator alloc, boolean stableIds) {
         return Mono.defer(() -> {
             FieldVector all = field.createVector(alloc);
             long[][] rows = {new long[1024]};
             int[] n = {0};
-            return ds.scanner().columns(column).withRowAddress(true).scan(alloc)
+            var scanner = stableIds ? ds.scanner().columns(column).withRowId(true) : ds.scanner().columns(column).withRowAddress(true);
+            return scanner.scan(alloc)
                     .doOnNext(b -> {
                         try (b) {
                             FieldVector v = b.getVector(column);
-                            UInt8Vector addr = (UInt8Vector) b.getVector(ROW_ADDR);
+                            UInt8Vector addr = (UInt8Vector) b.getVector(stableIds ? "_rowid" : ROW_ADDR);
                             int m = b.getRowCount();
                             if (n[0] + m > rows[0].length) {
                                 rows[0] = java.util.Arrays.copyOf(rows[0], Math.max(rows[0].length * 2, n[0] + m));
