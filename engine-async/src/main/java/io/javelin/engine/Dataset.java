@@ -271,6 +271,11 @@ public final class Dataset implements AutoCloseable {
         return this.rowIds.resolver();
     }
 
+    /** The {@code _rowid} of the rows at {@code addresses} (the addresses themselves without stable row ids). */
+    public Mono<long[]> rowIdsAt(long[] addresses) {
+        return this.rowIds.idsAt(addresses);
+    }
+
     /** Whether this dataset has stable row ids (Lance feature flag 2, set at creation). */
     public boolean hasStableRowIds() {
         return rowIds.enabled();

@@ -90,6 +90,20 @@ final class StableRowIds {
         });
     }
 
+    /** The row ids at row {@code addresses} (the addresses themselves without stable row ids). */
+    Mono<long[]> idsAt(long[] addresses) {
+        if (!enabled) {
+            return Mono.just(addresses.clone());
+        }
+        return preload().then(Mono.fromCallable(() -> {
+            long[] out = new long[addresses.length];
+            for (int i = 0; i < addresses.length; i++) {
+                out[i] = of(fragment(addresses[i] >>> 32))[(int) addresses[i]];
+            }
+            return out;
+        }));
+    }
+
     /** Row id → row address of its live row, or -1 (identity without stable row ids); built once per version. */
     Mono<java.util.function.LongUnaryOperator> resolver() {
         if (!enabled) {

@@ -318,7 +318,8 @@ public final class NearestQuery {
     private Mono<VectorSchemaRoot> rows(List<Neighbor> nbs, BufferAllocator allocator) {
         long[] addrs = nbs.stream().mapToLong(Neighbor::rowId).toArray();
         List<String> cols = columns != null ? columns : ds.schema().getFields().stream().map(f -> f.getName()).toList();
-        return ds.takeRowAddresses(addrs, cols, allocator).map(root -> {
+        Mono<long[]> rowIds = withRowId ? ds.rowIdsAt(addrs) : Mono.just(addrs);
+        return rowIds.flatMap(ids -> ds.takeRowAddresses(addrs, cols, allocator).map(root -> {
             List<FieldVector> vectors = new ArrayList<>(root.getFieldVectors());
             int n = root.getRowCount();
             Float4Vector dist = new Float4Vector(DISTANCE, allocator);
@@ -332,14 +333,14 @@ public final class NearestQuery {
                 UInt8Vector rid = new UInt8Vector("_rowid", allocator);
                 rid.allocateNew(n);
                 for (int i = 0; i < n; i++) {
-                    rid.set(i, addrs[i]);
+                    rid.set(i, ids[i]);
                 }
                 rid.setValueCount(n);
                 vectors.add(rid);
             }
             // the taken vectors move into the new root; the old root object is dropped without closing them
             return new VectorSchemaRoot(vectors.stream().map(FieldVector::getField).toList(), vectors, n);
-        });
+        }));
     }
 
     /** Fragments of {@code ds} by id (for callers composing searches). */

@@ -89,6 +89,17 @@ class StableRowIdVectorSearchTest {
             // an appended row (unindexed fragment) is found exactly, a deleted one never
             assertThat(ids(v5, IndexTestData.vector(3117), true, null, 0).get(0)).isEqualTo(3117L);
             assertThat(ids(v5, IndexTestData.vector(13), true, null, 10)).doesNotContain(13L);
+            // _rowid reports the stable ids (assigned in insertion order here, so equal to "id"), not addresses
+            try (VectorSchemaRoot b = v5.scanner().columns("id").withRowId(true).nearest("vec", IndexTestData.vector(2500), 5)
+                    .nprobes(8).refineFactor(10).scan(alloc).blockFirst()) {
+                BigIntVector id = (BigIntVector) b.getVector("id");
+                var rowId = (org.apache.arrow.vector.UInt8Vector) b.getVector("_rowid");
+                assertThat(b.getRowCount()).isEqualTo(5);
+                assertThat(id.get(0)).isEqualTo(2500L);
+                for (int i = 0; i < 5; i++) {
+                    assertThat(rowId.get(i)).isEqualTo(id.get(i));
+                }
+            }
             // prefiltered kNN through the index equals brute force over the filtered rows
             float[] q = IndexTestData.vector(5);
             assertThat(ids(v5, q, true, "cat = 'c3'", 50)).containsExactlyElementsOf(ids(v5, q, false, "cat = 'c3'", 0));
