@@ -275,6 +275,19 @@ public final class Dataset implements AutoCloseable {
         return RowIdInverse.addresses(this, sortedRowIds).onErrorMap(e -> translate(uri(), version(), e));
     }
 
+    /**
+     * Maps a {@code _rowid} to the address of its live row, or -1 when no live row has it (indexes of a
+     * stable-row-id dataset hold row ids); the identity without stable row ids.
+     */
+    public Mono<java.util.function.LongUnaryOperator> rowAddressResolver() {
+        return this.rowIds.resolver();
+    }
+
+    /** The {@code _rowid} of the rows at {@code addresses} (the addresses themselves without stable row ids). */
+    public Mono<long[]> rowIdsAt(long[] addresses) {
+        return this.rowIds.idsAt(addresses);
+    }
+
     /** Whether this dataset has stable row ids (Lance feature flag 2, set at creation). */
     public boolean hasStableRowIds() {
         return rowIds.enabled();

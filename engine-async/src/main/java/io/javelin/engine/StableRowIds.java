@@ -77,7 +77,46 @@ final class StableRowIds {
         if (!enabled) {
             return Mono.just(rowIds.clone());
         }
-        Mono<Map<Long, Long>> index = addressOfId != null ? Mono.just(addressOfId)
+        return index().map(m -> {
+            long[] out = new long[rowIds.length];
+            for (int i = 0; i < rowIds.length; i++) {
+                Long a = m.get(rowIds[i]);
+                if (a == null) {
+                    throw new InvalidScanException(ds.uri(), ds.version(), "No live row with row id " + Long.toUnsignedString(rowIds[i]));
+                }
+                out[i] = a;
+            }
+            return out;
+        });
+    }
+
+    /** The row ids at row {@code addresses} (the addresses themselves without stable row ids). */
+    Mono<long[]> idsAt(long[] addresses) {
+        if (!enabled) {
+            return Mono.just(addresses.clone());
+        }
+        return preload().then(Mono.fromCallable(() -> {
+            long[] out = new long[addresses.length];
+            for (int i = 0; i < addresses.length; i++) {
+                out[i] = of(fragment(addresses[i] >>> 32))[(int) addresses[i]];
+            }
+            return out;
+        }));
+    }
+
+    /** Row id → row address of its live row, or -1 (identity without stable row ids); built once per version. */
+    Mono<java.util.function.LongUnaryOperator> resolver() {
+        if (!enabled) {
+            return Mono.just(id -> id);
+        }
+        return index().map(m -> id -> {
+            Long a = m.get(id);
+            return a == null ? -1L : a;
+        });
+    }
+
+    private Mono<Map<Long, Long>> index() {
+        return addressOfId != null ? Mono.just(addressOfId)
                 : preload().then(Flux.fromIterable(ds.fragments())
                         .concatMap(f -> ds.deletions(f).map(d -> Map.entry(f, d)), 4)
                         .collectList()
@@ -94,16 +133,5 @@ final class StableRowIds {
                             addressOfId = m;
                             return m;
                         }));
-        return index.map(m -> {
-            long[] out = new long[rowIds.length];
-            for (int i = 0; i < rowIds.length; i++) {
-                Long a = m.get(rowIds[i]);
-                if (a == null) {
-                    throw new InvalidScanException(ds.uri(), ds.version(), "No live row with row id " + Long.toUnsignedString(rowIds[i]));
-                }
-                out[i] = a;
-            }
-            return out;
-        });
     }
 }

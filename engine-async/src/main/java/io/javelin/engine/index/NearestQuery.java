@@ -19,6 +19,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.LongUnaryOperator;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.FieldVector;
@@ -152,11 +153,13 @@ public final class NearestQuery {
         if (fsl.getListSize() != query.length) {
             throw invalid("Query vector has " + query.length + " dimensions, column '" + column + "' has " + fsl.getListSize());
         }
-        // With stable row ids an index holds row ids, not addresses: until they are translated, search flat.
-        IndexInfo index = !useIndex || ds.hasStableRowIds() ? null : IndexCatalog.usable(ds).stream()
+        IndexInfo index = !useIndex ? null : IndexCatalog.usable(ds).stream()
                 .filter(i -> i.isVector() && column.equals(i.column())).findFirst().orElse(null);
+        // with stable row ids an index holds row ids: they resolve to addresses through the row-id sequences
+        boolean stable = index != null && ds.hasStableRowIds();
+        Mono<LongUnaryOperator> resolver = stable ? ds.rowAddressResolver() : Mono.just(id -> id);
         Mono<RowAddrTreeMap> allowed = filter == null ? Mono.just(new RowAddrTreeMap()) : ScalarIndexScan.matchingAddresses(ds, filter);
-        return Mono.zip(allowed, deletions()).flatMap(t -> {
+        return Mono.zip(allowed, deletions(), resolver).flatMap(t -> {
             RowFilter prefilter = filter == null ? RowFilter.ALL : t.getT1();
             Map<Integer, RoaringBitmap> deleted = t.getT2();
             RoaringBitmap live = new RoaringBitmap();
@@ -166,14 +169,38 @@ public final class NearestQuery {
                 return flat(live, type, prefilter, deleted);
             }
             RoaringBitmap unindexed = RoaringBitmap.andNot(live, index.fragments());
-            DeletionMask mask = new DeletionMask(deleted, index.fragments(), live);
-            VectorQuery vq = new VectorQuery(query, k, minNprobes, maxNprobes, refineFactor, prefilter, mask, RowFilter.ALL, ef);
-            return indexed(index, vq).flatMap(res -> {
+            LongUnaryOperator addressOf = t.getT3();
+            RowFilter masked;
+            RowFilter inIndexPrefilter;
+            if (stable) {
+                // an id is searchable in the index while its live row sits in a fragment the index covers (an
+                // updated row moved to a new fragment is found there by the exact search instead)
+                RoaringBitmap covered = index.fragments();
+                masked = id -> {
+                    long a = addressOf.applyAsLong(id);
+                    return a < 0 || !covered.contains((int) (a >>> 32));
+                };
+                inIndexPrefilter = filter == null ? RowFilter.ALL : id -> {
+                    long a = addressOf.applyAsLong(id);
+                    return a >= 0 && prefilter.allows(a);
+                };
+            } else {
+                masked = new DeletionMask(deleted, index.fragments(), live);
+                inIndexPrefilter = prefilter;
+            }
+            VectorQuery vq = new VectorQuery(query, k, minNprobes, maxNprobes, refineFactor, inIndexPrefilter, masked, RowFilter.ALL, ef);
+            return indexed(index, vq, addressOf).flatMap(res -> {
                 DistanceType type = res.type();
-                if (unindexed.isEmpty()) {
-                    return Mono.just(res.neighbors());
+                Neighbor[] found = res.neighbors();
+                if (stable) {
+                    found = Arrays.stream(found).map(n -> new Neighbor(addressOf.applyAsLong(n.rowId()), n.distance()))
+                            .toArray(Neighbor[]::new);
                 }
-                return flat(unindexed, type, prefilter, deleted).map(rest -> merge(res.neighbors(), rest, k));
+                if (unindexed.isEmpty()) {
+                    return Mono.just(found);
+                }
+                Neighbor[] fromIndex = found;
+                return flat(unindexed, type, prefilter, deleted).map(rest -> merge(fromIndex, rest, k));
             });
         });
     }
@@ -189,7 +216,7 @@ public final class NearestQuery {
     private record Result(Neighbor[] neighbors, DistanceType type) {
     }
 
-    private Mono<Result> indexed(IndexInfo info, VectorQuery vq) {
+    private Mono<Result> indexed(IndexInfo info, VectorQuery vq, LongUnaryOperator addressOf) {
         String key = IndexCaches.key(ds, info.uuid());
         var cache = IndexCaches.shared();
         // the source lives as long as the cached index (segments are immutable); its readers are opened lazily
@@ -201,7 +228,7 @@ public final class NearestQuery {
         }, o -> o instanceof IvfIndex full ? full.estimatedBytes() : 64 * 1024);
         return open.flatMap(o -> {
             IvfIndex header = o instanceof LazyIvfIndex lazy ? lazy.header() : (IvfIndex) o;
-            java.util.function.Function<long[], Mono<float[]>> take = ids -> vectorsOf(ids, header.dim());
+            java.util.function.Function<long[], Mono<float[]>> take = ids -> vectorsOf(resolve(ids, addressOf), header.dim());
             Mono<Neighbor[]> found = o instanceof LazyIvfIndex lazy ? lazy.search(vq, take) : searchLoaded((IvfIndex) o, vq, take);
             return found.map(n -> new Result(n, header.distanceType()));
         });
@@ -224,6 +251,14 @@ public final class NearestQuery {
             long[] ids = Arrays.stream(cands).mapToLong(Neighbor::rowId).toArray();
             return take.apply(ids).map(v -> probe.finish(rows -> v));
         });
+    }
+
+    private static long[] resolve(long[] ids, LongUnaryOperator addressOf) {
+        long[] out = new long[ids.length];
+        for (int i = 0; i < ids.length; i++) {
+            out[i] = addressOf.applyAsLong(ids[i]);
+        }
+        return out;
     }
 
     /** Row-major f32 vectors of {@code ids} (row addresses), in order. */
@@ -264,32 +299,7 @@ public final class NearestQuery {
 
     /** Exact top-k over the live rows of {@code fragments} (null vectors never match). */
     private Mono<Neighbor[]> flat(RoaringBitmap fragments, DistanceType type, RowFilter prefilter, Map<Integer, RoaringBitmap> deleted) {
-        List<Long> ids = new ArrayList<>();
-        fragments.forEach((int f) -> ids.add((long) f));
-        int dim = query.length;
-        TopK top = new TopK(k);
-        return Mono.usingWhen(Mono.fromCallable(RootAllocator::new),
-                alloc -> ds.scanner().fragments(ids).columns(column).withRowAddress(true).scan(alloc)
-                        .publishOn(Schedulers.parallel())
-                        .doOnNext(b -> {
-                            try (b) {
-                                FixedSizeListVector v = (FixedSizeListVector) b.getVector(column);
-                                UInt8Vector addr = (UInt8Vector) b.getVector("_rowaddr");
-                                float[] data = floats(v, b.getRowCount(), dim);
-                                for (int i = 0; i < b.getRowCount(); i++) {
-                                    long a = addr.get(i);
-                                    if (v.isNull(i) || !prefilter.allows(a)) {
-                                        continue;
-                                    }
-                                    float d = type.f32(query, 0, data, i * dim, dim);
-                                    if (!Float.isNaN(d)) {
-                                        top.offer(a, d);
-                                    }
-                                }
-                            }
-                        })
-                        .then(Mono.fromCallable(top::sorted)),
-                alloc -> Mono.fromRunnable(alloc::close));
+        return FlatVectorScan.search(ds, column, query, k, type, fragments, prefilter);
     }
 
     static Neighbor[] merge(Neighbor[] a, Neighbor[] b, int k) {
@@ -308,7 +318,8 @@ public final class NearestQuery {
     private Mono<VectorSchemaRoot> rows(List<Neighbor> nbs, BufferAllocator allocator) {
         long[] addrs = nbs.stream().mapToLong(Neighbor::rowId).toArray();
         List<String> cols = columns != null ? columns : ds.schema().getFields().stream().map(f -> f.getName()).toList();
-        return ds.takeRowAddresses(addrs, cols, allocator).map(root -> {
+        Mono<long[]> rowIds = withRowId ? ds.rowIdsAt(addrs) : Mono.just(addrs);
+        return rowIds.flatMap(ids -> ds.takeRowAddresses(addrs, cols, allocator).map(root -> {
             List<FieldVector> vectors = new ArrayList<>(root.getFieldVectors());
             int n = root.getRowCount();
             Float4Vector dist = new Float4Vector(DISTANCE, allocator);
@@ -322,14 +333,14 @@ public final class NearestQuery {
                 UInt8Vector rid = new UInt8Vector("_rowid", allocator);
                 rid.allocateNew(n);
                 for (int i = 0; i < n; i++) {
-                    rid.set(i, addrs[i]);
+                    rid.set(i, ids[i]);
                 }
                 rid.setValueCount(n);
                 vectors.add(rid);
             }
             // the taken vectors move into the new root; the old root object is dropped without closing them
             return new VectorSchemaRoot(vectors.stream().map(FieldVector::getField).toList(), vectors, n);
-        });
+        }));
     }
 
     /** Fragments of {@code ds} by id (for callers composing searches). */

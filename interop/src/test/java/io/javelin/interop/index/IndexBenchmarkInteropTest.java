@@ -33,8 +33,10 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.api.io.TempDir;
 import org.lance.index.DistanceType;
 import org.lance.index.IndexType;
+import org.lance.index.vector.HnswBuildParams;
 import org.lance.index.vector.IvfBuildParams;
 import org.lance.index.vector.PQBuildParams;
+import org.lance.index.vector.SQBuildParams;
 import org.lance.index.vector.VectorIndexParams;
 import org.lance.ipc.LanceScanner;
 import org.lance.ipc.Query;
@@ -42,9 +44,11 @@ import org.lance.ipc.ScanOptions;
 import reactor.core.publisher.Flux;
 
 /**
- * IVF_PQ build time, recall@10 and warm query latency, Javelin vs lance-core 7.0.0, on the same
- * synthetic SIFT-like data (clustered, 128-d). Heavy: runs only with {@code -Djavelin.index.bench=true}
- * ({@code -Djavelin.index.bench.rows=N}, default 100 000). Numbers go to docs/benchmarks.md "Indexes".
+ * IVF_PQ / IVF_SQ / IVF_HNSW_SQ build time, recall@10, warm query latency and QPS, Javelin vs lance-core
+ * 7.0.0, on the same synthetic SIFT-like data (clustered, 128-d), plus exact flat search. Heavy: runs only
+ * with {@code -Djavelin.index.bench=true} ({@code -Djavelin.index.bench.rows=N}, default 100 000;
+ * {@code -Djavelin.index.bench.iters=N} k-means iterations, default 50; {@code -Djavelin.index.bench.types}).
+ * Numbers go to docs/benchmarks.md "Indexes".
  */
 @EnabledIfSystemProperty(named = "javelin.index.bench", matches = "true")
 class IndexBenchmarkInteropTest {
@@ -94,12 +98,15 @@ class IndexBenchmarkInteropTest {
         });
     }
 
-    static List<Long> lanceQuery(org.lance.Dataset ds, float[] q, int nprobes, int refine, boolean useIndex, BufferAllocator alloc)
+    static List<Long> lanceQuery(org.lance.Dataset ds, float[] q, int nprobes, int refine, int ef, boolean useIndex, BufferAllocator alloc)
             throws Exception {
         List<Long> out = new ArrayList<>();
         Query.Builder qb = new Query.Builder().setColumn("vec").setKey(q).setK(10).setNprobes(nprobes).setUseIndex(useIndex);
         if (refine > 0) {
             qb.setRefineFactor(refine);
+        }
+        if (ef > 0) {
+            qb.setEf(ef);
         }
         try (LanceScanner s = ds.newScan(new ScanOptions.Builder().columns(List.of("id", "_distance")).nearest(qb.build()).build());
              ArrowReader r = s.scanBatches()) {
@@ -113,9 +120,9 @@ class IndexBenchmarkInteropTest {
         return out;
     }
 
-    static List<Long> ourQuery(Dataset ds, float[] q, int nprobes, int refine, boolean useIndex, BufferAllocator alloc) {
+    static List<Long> ourQuery(Dataset ds, float[] q, int nprobes, int refine, int ef, boolean useIndex, BufferAllocator alloc) {
         List<Long> out = new ArrayList<>();
-        var nq = ds.scanner().columns("id").nearest("vec", q, 10).refineFactor(refine).useIndex(useIndex);
+        var nq = ds.scanner().columns("id").nearest("vec", q, 10).refineFactor(refine).ef(ef).useIndex(useIndex);
         nq = nprobes > 0 ? nq.nprobes(nprobes) : nq;
         for (VectorSchemaRoot b : nq.scan(alloc).collectList().block()) {
             try (b) {
@@ -132,84 +139,147 @@ class IndexBenchmarkInteropTest {
         List<Long> run(float[] q) throws Exception;
     }
 
-    /** recall@10 against {@code truth} and warm p50 / mean latency in ms. */
+    /** recall@10 against {@code truth}, warm p50 / p90 latency in ms and single-threaded QPS (1 / mean latency). */
     static String measure(String label, float[][] qs, List<Set<Long>> truth, Q query) throws Exception {
         for (int w = 0; w < 20; w++) {
             query.run(qs[w % qs.length]);
         }
         double hits = 0;
         long[] ns = new long[qs.length];
+        long total = 0;
         for (int i = 0; i < qs.length; i++) {
             long t0 = System.nanoTime();
             List<Long> got = query.run(qs[i]);
             ns[i] = System.nanoTime() - t0;
+            total += ns[i];
             for (long id : got) {
                 hits += truth.get(i).contains(id) ? 1 : 0;
             }
         }
         Arrays.sort(ns);
-        String line = String.format("%-46s recall@10 %.3f  p50 %.2f ms  p90 %.2f ms", label, hits / (10.0 * qs.length),
-                ns[qs.length / 2] / 1e6, ns[(int) (qs.length * 0.9)] / 1e6);
+        String line = String.format("%-58s recall@10 %.3f  p50 %.2f ms  p90 %.2f ms  QPS %.0f", label, hits / (10.0 * qs.length),
+                ns[qs.length / 2] / 1e6, ns[(int) (qs.length * 0.9)] / 1e6, qs.length / (total / 1e9));
         System.out.println("[index-bench] " + line);
         return line;
     }
 
-    @Test
-    void ivfPqOursVsLanceCore() throws Exception {
-        int n = Integer.getInteger("javelin.index.bench.rows", 100_000);
-        try (BufferAllocator alloc = new RootAllocator()) {
-            String oursUri = dir.resolve("ours.lance").toString();
-            String lanceUri = dir.resolve("lance.lance").toString();
-            for (String uri : List.of(oursUri, lanceUri)) {
-                Dataset.write(uri, rows(alloc, n, 10_000), SCHEMA, WriteParams.of(WriteMode.CREATE).withMaxRowsPerFile(n / 4)).block().close();
-            }
-            long t0 = System.nanoTime();
-            Dataset.open(oursUri).flatMap(d -> d.createIndex(List.of("vec"), IndexKind.IVF_PQ, IndexParams.defaults()
-                    .withNumPartitions(PARTITIONS).withNumSubVectors(SUB_VECTORS).withMaxIters(50)).doFinally(s -> d.close()))
-                    .block().close();
-            double oursBuild = (System.nanoTime() - t0) / 1e9;
-            t0 = System.nanoTime();
-            try (org.lance.Dataset l = org.lance.Dataset.open(lanceUri, alloc)) {
-                VectorIndexParams vp = VectorIndexParams.withIvfPqParams(DistanceType.L2,
-                        new IvfBuildParams.Builder().setNumPartitions(PARTITIONS).setMaxIters(50).build(),
-                        new PQBuildParams.Builder().setNumSubVectors(SUB_VECTORS).setNumBits(8).setMaxIters(50).build());
-                l.createIndex(List.of("vec"), IndexType.IVF_PQ, Optional.of("vec_idx"),
-                        org.lance.index.IndexParams.builder().setVectorIndexParams(vp).build(), true);
-            }
-            double lanceBuild = (System.nanoTime() - t0) / 1e9;
-            System.out.printf("[index-bench] %d x %d, IVF%d_PQ%dx8: build ours %.1f s, lance-core %.1f s%n", n, DIM, PARTITIONS,
-                    SUB_VECTORS, oursBuild, lanceBuild);
+    static int rows() {
+        return Integer.getInteger("javelin.index.bench.rows", 100_000);
+    }
 
-            Random r = new Random(99);
-            float[][] qs = new float[QUERIES][];
-            for (int i = 0; i < QUERIES; i++) {
-                float[] v = vector(r.nextInt(n));
-                for (int j = 0; j < DIM; j++) {
-                    v[j] += (float) r.nextGaussian() * 2;
-                }
-                qs[i] = v;
+    /** k-means (IVF and PQ) iterations for both engines; 50 is both engines' default. */
+    static int iters() {
+        return Integer.getInteger("javelin.index.bench.iters", 50);
+    }
+
+    static float[][] queries(int n) {
+        Random r = new Random(99);
+        float[][] qs = new float[QUERIES][];
+        for (int i = 0; i < QUERIES; i++) {
+            float[] v = vector(r.nextInt(n));
+            for (int j = 0; j < DIM; j++) {
+                v[j] += (float) r.nextGaussian() * 2;
             }
-            try (Dataset ours = Dataset.open(oursUri).block(); Dataset oursOnLance = Dataset.open(lanceUri).block();
-                 org.lance.Dataset lance = org.lance.Dataset.open(lanceUri, alloc);
-                 org.lance.Dataset lanceOnOurs = org.lance.Dataset.open(oursUri, alloc)) {
+            qs[i] = v;
+        }
+        return qs;
+    }
+
+    static VectorIndexParams lanceParams(String type, int iters) {
+        IvfBuildParams ivf = new IvfBuildParams.Builder().setNumPartitions(PARTITIONS).setMaxIters(iters).build();
+        return switch (type) {
+            case "IVF_PQ" -> VectorIndexParams.withIvfPqParams(DistanceType.L2, ivf,
+                    new PQBuildParams.Builder().setNumSubVectors(SUB_VECTORS).setNumBits(8).setMaxIters(iters).build());
+            case "IVF_SQ" -> new VectorIndexParams.Builder(ivf).setDistanceType(DistanceType.L2)
+                    .setSqParams(new SQBuildParams.Builder().setNumBits((short) 8).build()).build();
+            case "IVF_HNSW_SQ" -> VectorIndexParams.withIvfHnswSqParams(DistanceType.L2, ivf,
+                    new HnswBuildParams.Builder().setM(20).setEfConstruction(150).build(),
+                    new SQBuildParams.Builder().setNumBits((short) 8).build());
+            default -> throw new IllegalArgumentException(type);
+        };
+    }
+
+    /**
+     * For each type in {@code -Djavelin.index.bench.types} (default IVF_PQ,IVF_SQ,IVF_HNSW_SQ): both engines build
+     * the index on their own copy of the data with the same parameters, then each engine queries its own index
+     * and the other's; recall against exact search.
+     */
+    @Test
+    void vectorIndexesOursVsLanceCore() throws Exception {
+        int n = rows();
+        int iters = iters();
+        List<String> types = List.of(System.getProperty("javelin.index.bench.types", "IVF_PQ,IVF_SQ,IVF_HNSW_SQ").split(","));
+        float[][] qs = queries(n);
+        List<String> lines = new ArrayList<>();
+        try (BufferAllocator alloc = new RootAllocator()) {
+            List<Set<Long>> truth = null;
+            for (String type : types) {
+                String oursUri = dir.resolve("ours-" + type + ".lance").toString();
+                String lanceUri = dir.resolve("lance-" + type + ".lance").toString();
+                for (String uri : List.of(oursUri, lanceUri)) {
+                    Dataset.write(uri, rows(alloc, n, 10_000), SCHEMA, WriteParams.of(WriteMode.CREATE).withMaxRowsPerFile(n / 4))
+                            .block().close();
+                }
+                long t0 = System.nanoTime();
+                Dataset.open(oursUri).flatMap(d -> d.createIndex(List.of("vec"), IndexKind.parse(type), IndexParams.defaults()
+                        .withNumPartitions(PARTITIONS).withNumSubVectors(SUB_VECTORS).withMaxIters(iters)).doFinally(s -> d.close()))
+                        .block().close();
+                double oursBuild = (System.nanoTime() - t0) / 1e9;
+                t0 = System.nanoTime();
+                try (org.lance.Dataset l = org.lance.Dataset.open(lanceUri, alloc)) {
+                    l.createIndex(List.of("vec"), IndexType.valueOf(type), Optional.of("vec_idx"),
+                            org.lance.index.IndexParams.builder().setVectorIndexParams(lanceParams(type, iters)).build(), true);
+                }
+                double lanceBuild = (System.nanoTime() - t0) / 1e9;
+                String build = String.format("%d x %d, %s, %d partitions, %d k-means iterations: build ours %.1f s, lance-core %.1f s",
+                        n, DIM, type, PARTITIONS, iters, oursBuild, lanceBuild);
+                System.out.println("[index-bench] " + build);
+                lines.add(build);
+                try (Dataset ours = Dataset.open(oursUri).block(); Dataset oursOnLance = Dataset.open(lanceUri).block();
+                     org.lance.Dataset lance = org.lance.Dataset.open(lanceUri, alloc);
+                     org.lance.Dataset lanceOnOurs = org.lance.Dataset.open(oursUri, alloc)) {
+                    if (truth == null) {
+                        truth = new ArrayList<>();
+                        for (float[] q : qs) {
+                            truth.add(new HashSet<>(ourQuery(ours, q, 0, 0, 0, false, alloc)));
+                        }
+                    }
+                    int[][] cfgs = type.contains("HNSW")
+                            ? new int[][] {{16, 0, 0}, {16, 0, 100}, {16, 10, 100}}
+                            : new int[][] {{16, 0, 0}, {16, 10, 0}, {1, 0, 0}};
+                    for (int[] cfg : cfgs) {
+                        int np = cfg[0], rf = cfg[1], ef = cfg[2];
+                        String suffix = " " + type + " nprobes " + np + (rf > 0 ? " refine " + rf : "") + (ef > 0 ? " ef " + ef : "");
+                        List<Set<Long>> t = truth;
+                        lines.add(measure("javelin    on javelin index" + suffix, qs, t, q -> ourQuery(ours, q, np, rf, ef, true, alloc)));
+                        lines.add(measure("lance-core on lance index" + suffix, qs, t, q -> lanceQuery(lance, q, np, rf, ef, true, alloc)));
+                        lines.add(measure("javelin    on lance index" + suffix, qs, t, q -> ourQuery(oursOnLance, q, np, rf, ef, true, alloc)));
+                        lines.add(measure("lance-core on javelin index" + suffix, qs, t,
+                                q -> lanceQuery(lanceOnOurs, q, np, rf, ef, true, alloc)));
+                    }
+                }
+            }
+        }
+        System.out.println("[index-bench] summary\n" + String.join("\n", lines));
+        assertThat(lines).hasSizeGreaterThan(types.size());
+    }
+
+    /** Exact (flat) search without an index, both engines, same data; recall against each other. */
+    @Test
+    void flatOursVsLanceCore() throws Exception {
+        int n = rows();
+        float[][] qs = Arrays.copyOf(queries(n), 40);
+        try (BufferAllocator alloc = new RootAllocator()) {
+            String uri = dir.resolve("flat.lance").toString();
+            Dataset.write(uri, rows(alloc, n, 10_000), SCHEMA, WriteParams.of(WriteMode.CREATE).withMaxRowsPerFile(n / 4)).block().close();
+            try (Dataset ours = Dataset.open(uri).block(); org.lance.Dataset lance = org.lance.Dataset.open(uri, alloc)) {
                 List<Set<Long>> truth = new ArrayList<>();
                 for (float[] q : qs) {
-                    truth.add(new HashSet<>(ourQuery(ours, q, 0, 0, false, alloc)));
+                    truth.add(new HashSet<>(lanceQuery(lance, q, 1, 0, 0, false, alloc)));
                 }
-                List<String> lines = new ArrayList<>();
-                for (int[] cfg : new int[][] {{16, 0}, {16, 10}, {1, 0}}) {
-                    int np = cfg[0], rf = cfg[1];
-                    String suffix = " nprobes " + np + (rf > 0 ? " refine " + rf : "");
-                    lines.add(measure("javelin   on javelin index" + suffix, qs, truth, q -> ourQuery(ours, q, np, rf, true, alloc)));
-                    lines.add(measure("lance-core on lance index" + suffix, qs, truth, q -> lanceQuery(lance, q, np, rf, true, alloc)));
-                    lines.add(measure("javelin   on lance index" + suffix, qs, truth, q -> ourQuery(oursOnLance, q, np, rf, true, alloc)));
-                    lines.add(measure("lance-core on javelin index" + suffix, qs, truth, q -> lanceQuery(lanceOnOurs, q, np, rf, true, alloc)));
-                }
-                lines.add(measure("javelin   flat (no index)", Arrays.copyOf(qs, 20), truth.subList(0, 20),
-                        q -> ourQuery(ours, q, 0, 0, false, alloc)));
-                lines.add(measure("lance-core flat (no index)", Arrays.copyOf(qs, 20), truth.subList(0, 20),
-                        q -> lanceQuery(lance, q, 1, 0, false, alloc)));
-                assertThat(lines).isNotEmpty();
+                String ourLine = measure("javelin    flat (no index)", qs, truth, q -> ourQuery(ours, q, 0, 0, 0, false, alloc));
+                measure("lance-core flat (no index)", qs, truth, q -> lanceQuery(lance, q, 1, 0, 0, false, alloc));
+                assertThat(ourLine).contains("recall@10 1.000");
             }
         }
     }
