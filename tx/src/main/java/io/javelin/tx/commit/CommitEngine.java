@@ -271,8 +271,13 @@ public final class CommitEngine {
         }
 
         private Mono<List<Committed>> newer(long version, List<Committed> acc) {
+            // a transport error while reading a winner's manifest is retried like the publish itself:
+            // failing here would turn a commit that only needed a rebase into a failure
             return versions.read(version, naming)
                     .flatMap(f -> transactionOf(f).map(t -> new Committed(f, t)))
+                    .retryWhen(Retry.backoff(options.maxTransientRetries(), options.backoffBase())
+                            .maxBackoff(options.backoffMax()).jitter(0.5).filter(CommitEngine::isTransient)
+                            .onRetryExhaustedThrow((spec, signal) -> signal.failure()))
                     .flatMap(c -> {
                         acc.add(c);
                         return newer(version + 1, acc);

@@ -111,6 +111,55 @@ class CommitEngineTest {
     }
 
     @Test
+    void transientErrorReadingAWinnersManifestIsRetriedDuringCatchUp() {
+        InMemoryManifestStore mem = new InMemoryManifestStore();
+        CommitEngine engine = new CommitEngine(mem, FAST);
+        create(engine);
+        engine.commit(Transactions.append(1, List.of(fragment("b.lance", 5)))).block(); // v2, the winner
+        java.util.concurrent.atomic.AtomicInteger failures = new java.util.concurrent.atomic.AtomicInteger();
+        String winner = ManifestNaming.V2.path(2);
+        io.javelin.tx.store.ManifestStore flaky = new io.javelin.tx.store.ManifestStore() {
+            @Override
+            public Mono<Void> putIfAbsent(String path, byte[] bytes) {
+                return mem.putIfAbsent(path, bytes);
+            }
+
+            @Override
+            public Mono<byte[]> read(String path) {
+                return Mono.defer(() -> path.equals(winner) && failures.getAndIncrement() < 2
+                        ? Mono.error(new java.io.UncheckedIOException(new java.io.IOException("connection reset")))
+                        : mem.read(path));
+            }
+
+            @Override
+            public Mono<Void> put(String path, byte[] bytes) {
+                return mem.put(path, bytes);
+            }
+
+            @Override
+            public Flux<io.javelin.tx.store.StoreEntry> list(String prefix) {
+                return mem.list(prefix);
+            }
+
+            @Override
+            public Mono<Void> delete(String path) {
+                return mem.delete(path);
+            }
+
+            @Override
+            public boolean listsInLexicalOrder() {
+                return mem.listsInLexicalOrder();
+            }
+        };
+        // stale (read version 1): loses v2, must read the winner's manifest to rebase
+        CommitResult r = new CommitEngine(flaky, FAST).commit(Transactions.append(1, List.of(fragment("c.lance", 6)))).block();
+        assertThat(failures.get()).as("the winner's manifest read failed twice, then succeeded").isEqualTo(3);
+        assertThat(r.version()).isEqualTo(3);
+        assertThat(r.manifest().manifest().getFragmentsList()).extracting(f -> f.getFiles(0).getPath())
+                .containsExactly("a.lance", "b.lance", "c.lance");
+    }
+
+    @Test
     void appendAfterConcurrentOverwriteIsIncompatible() {
         CommitEngine engine = new CommitEngine(new InMemoryManifestStore(), FAST);
         create(engine);
