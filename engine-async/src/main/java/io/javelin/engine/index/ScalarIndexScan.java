@@ -4,7 +4,6 @@ import io.javelin.engine.Dataset;
 import io.javelin.engine.filter.Expr;
 import io.javelin.engine.filter.FilterParser;
 import io.javelin.engine.filter.Predicate;
-import io.javelin.engine.filter.Selection;
 import io.javelin.index.IndexReaders;
 import io.javelin.index.LanceIndexFileSource;
 import io.javelin.index.rowid.RowAddrTreeMap;
@@ -55,7 +54,15 @@ public final class ScalarIndexScan {
     }
 
     /** Rows matching a filter leaf set: {@code rows} ⊇ matches within {@code fragments}. */
-    record Candidates(RowAddrTreeMap rows, RoaringBitmap fragments) {
+    /**
+     * Rows that may match, within {@code fragments} (the fragments the indexes cover). {@code exact}: within
+     * those fragments the rows are exactly the matches of the whole expression (deletions aside), so the
+     * taken rows need no re-check and the predicate's columns need not be read.
+     */
+    record Candidates(RowAddrTreeMap rows, RoaringBitmap fragments, boolean exact) {
+        Candidates inexact() {
+            return exact ? new Candidates(rows, fragments, false) : this;
+        }
     }
 
     /**
@@ -108,26 +115,68 @@ public final class ScalarIndexScan {
 
     static Mono<Optional<Candidates>> candidates(Dataset ds, List<IndexInfo> indexes, Expr e) {
         return switch (e) {
-            case Expr.And a -> Mono.zip(candidates(ds, indexes, a.left()), candidates(ds, indexes, a.right())).map(t -> {
-                Optional<Candidates> l = t.getT1(), r = t.getT2();
-                if (l.isEmpty()) {
-                    return r;
-                }
-                if (r.isEmpty()) {
-                    return l;
-                }
-                return Optional.of(and(l.get(), r.get()));
-            });
+            case Expr.And a -> Flux.fromIterable(fuseRanges(conjuncts(a, new ArrayList<>())))
+                    .concatMap(c -> c instanceof Leaf q ? query(ds, indexes, q.column(), q.query()) : candidates(ds, indexes, (Expr) c))
+                    .collectList()
+                    .map(parts -> {
+                        // a conjunct no index answers is only checked by the re-check: then nothing is exact
+                        boolean allIndexed = parts.stream().allMatch(Optional::isPresent);
+                        Optional<Candidates> acc = Optional.empty();
+                        for (Optional<Candidates> r : parts) {
+                            acc = acc.isEmpty() ? r : r.isEmpty() ? acc : Optional.of(and(acc.get(), r.get()));
+                        }
+                        return allIndexed ? acc : acc.map(Candidates::inexact);
+                    });
             case Expr.Or o -> Mono.zip(candidates(ds, indexes, o.left()), candidates(ds, indexes, o.right())).map(t -> {
                 if (t.getT1().isEmpty() || t.getT2().isEmpty()) {
                     return Optional.<Candidates>empty();
                 }
                 Candidates l = t.getT1().get(), r = t.getT2().get();
                 RoaringBitmap f = RoaringBitmap.and(l.fragments(), r.fragments());
-                return Optional.of(new Candidates(restrict(RowAddrTreeMap.or(l.rows(), r.rows()), f), f));
+                return Optional.of(new Candidates(restrict(RowAddrTreeMap.or(l.rows(), r.rows()), f), f, l.exact() && r.exact()));
             });
             default -> leaf(e).map(q -> query(ds, indexes, q.column(), q.query())).orElse(Mono.just(Optional.empty()));
         };
+    }
+
+    private static List<Expr> conjuncts(Expr e, List<Expr> out) {
+        if (e instanceof Expr.And a) {
+            conjuncts(a.left(), out);
+            conjuncts(a.right(), out);
+        } else {
+            out.add(e);
+        }
+        return out;
+    }
+
+    /**
+     * Pairs a lower-bound-only and an upper-bound-only comparison on the same column into one range, so
+     * {@code x >= a AND x < b} is one index search over the pages between a and b instead of two
+     * half-open searches that each match about half of the column and are then intersected.
+     * Returns {@link Leaf}s (fused ranges) and the remaining {@link Expr}s, in the input order.
+     */
+    static List<Object> fuseRanges(List<Expr> conj) {
+        List<Object> out = new ArrayList<>(conj);
+        for (int i = 0; i < out.size(); i++) {
+            Optional<Leaf> li = out.get(i) instanceof Expr e ? leaf(e) : Optional.empty();
+            if (li.isEmpty() || !(li.get().query() instanceof SargableQuery.Range ri) || (ri.lo() == null) == (ri.hi() == null)) {
+                continue;
+            }
+            for (int j = i + 1; j < out.size(); j++) {
+                Optional<Leaf> lj = out.get(j) instanceof Expr e ? leaf(e) : Optional.empty();
+                if (lj.isEmpty() || !lj.get().column().equals(li.get().column())
+                        || !(lj.get().query() instanceof SargableQuery.Range rj) || (rj.lo() == null) == (rj.hi() == null)
+                        || (rj.lo() == null) == (ri.lo() == null)) {
+                    continue;
+                }
+                SargableQuery.Range lower = ri.lo() != null ? ri : rj;
+                SargableQuery.Range upper = ri.lo() != null ? rj : ri;
+                out.set(i, new Leaf(li.get().column(), new SargableQuery.Range(lower.lo(), lower.loInclusive(), upper.hi(), upper.hiInclusive())));
+                out.remove(j);
+                break;
+            }
+        }
+        return out;
     }
 
     private static Candidates and(Candidates l, Candidates r) {
@@ -135,7 +184,9 @@ public final class ScalarIndexScan {
         RowAddrTreeMap rows = RowAddrTreeMap.and(restrict(l.rows(), both), restrict(r.rows(), both));
         rows = RowAddrTreeMap.or(rows, restrict(l.rows(), RoaringBitmap.andNot(l.fragments(), r.fragments())));
         rows = RowAddrTreeMap.or(rows, restrict(r.rows(), RoaringBitmap.andNot(r.fragments(), l.fragments())));
-        return new Candidates(rows, RoaringBitmap.or(l.fragments(), r.fragments()));
+        // rows of fragments only one side covers were not checked against the other side
+        return new Candidates(rows, RoaringBitmap.or(l.fragments(), r.fragments()),
+                l.exact() && r.exact() && l.fragments().equals(r.fragments()));
     }
 
     static RowAddrTreeMap restrict(RowAddrTreeMap rows, RoaringBitmap fragments) {
@@ -276,14 +327,17 @@ public final class ScalarIndexScan {
             return Mono.just(Optional.empty());
         }
         List<IndexInfo> segments = indexes.stream().filter(i -> i.name().equals(best.name()) && i.type() == best.type()).toList();
+        // BTree and Bitmap answer exactly; floats keep the re-check (the index orders -0.0/NaN totally, SQL does not)
+        boolean exact = (best.type() == io.javelin.index.IndexType.BTREE || best.type() == io.javelin.index.IndexType.BITMAP)
+                && id != ArrowType.ArrowTypeID.FloatingPoint;
         Map<Long, Long> physical = new HashMap<>();
         for (FragmentInfo fi : ds.fragments()) {
             physical.put(fi.id(), fi.physicalRows());
         }
         java.util.function.LongUnaryOperator rowsOf = frag -> physical.getOrDefault(frag, -1L);
         return Flux.fromIterable(segments)
-                .concatMap(seg -> search(ds, seg, f, typed, rowsOf).map(rows -> new Candidates(restrict(rows, seg.fragments()), seg.fragments())))
-                .reduce((a, b) -> new Candidates(RowAddrTreeMap.or(a.rows(), b.rows()), RoaringBitmap.or(a.fragments(), b.fragments())))
+                .concatMap(seg -> search(ds, seg, f, typed, rowsOf).map(rows -> new Candidates(restrict(rows, seg.fragments()), seg.fragments(), exact)))
+                .reduce((a, b) -> new Candidates(RowAddrTreeMap.or(a.rows(), b.rows()), RoaringBitmap.or(a.fragments(), b.fragments()), exact))
                 .map(Optional::of)
                 .defaultIfEmpty(Optional.empty())
                 // a corrupt or unreadable segment: fall back to scanning (never wrong rows)
@@ -368,7 +422,11 @@ public final class ScalarIndexScan {
         RowAddrTreeMap cand = sparse;
         List<String> out = columns != null ? columns : ds.schema().getFields().stream().map(Field::getName).toList();
         LinkedHashSet<String> read = new LinkedHashSet<>(out);
-        read.addAll(pred.referencedColumns());
+        // exact candidates need no re-check: read only the output columns (unless there are none to take)
+        boolean recheck = !c.exact() || out.isEmpty();
+        if (recheck) {
+            read.addAll(pred.referencedColumns());
+        }
         List<String> readList = List.copyOf(read);
         Mono<long[]> addrs = Flux.fromIterable(covered::iterator)
                 .map(frags::get)
@@ -394,7 +452,7 @@ public final class ScalarIndexScan {
         Flux<VectorSchemaRoot> fromIndex = addrs.flatMapMany(a -> Flux.range(0, (a.length + batchSize - 1) / batchSize)
                 .concatMap(b -> {
                     long[] chunk = Arrays.copyOfRange(a, b * batchSize, Math.min(a.length, (b + 1) * batchSize));
-                    return ds.takeRowAddresses(chunk, readList, allocator).map(root -> select(root, chunk, pred, out, withRowId,
+                    return ds.takeRowAddresses(chunk, readList, allocator).map(root -> select(root, chunk, recheck ? pred : null, out, withRowId,
                             withRowAddress, allocator));
                 }, 1)
                 .filter(r -> {
@@ -420,11 +478,11 @@ public final class ScalarIndexScan {
     }
 
     /** Rows of a taken batch passing the whole predicate, as the output columns (+ row id / address). */
+    /** {@code pred} null: every taken row matches (exact candidates). */
     private static VectorSchemaRoot select(VectorSchemaRoot root, long[] addrs, Predicate pred, List<String> out, boolean withRowId,
                                            boolean withRowAddress, BufferAllocator allocator) {
         try (root) {
-            Selection sel = pred.evaluate(root);
-            int[] pos = sel.positions();
+            int[] pos = pred != null ? pred.evaluate(root).positions() : java.util.stream.IntStream.range(0, root.getRowCount()).toArray();
             List<FieldVector> vectors = new ArrayList<>();
             try {
                 for (String c : out) {
