@@ -122,6 +122,20 @@ class TreeCloneTest {
     }
 
     @Test
+    void aCloneOfAnOlderVersionHoldsThatVersionsFragments() {
+        Dataset src = source("old");
+        for (long v : new long[] {2, src.version() - 1}) {
+            Dataset at = keep(Dataset.open(src.uri(), Map.of(), v).block());
+            Dataset clone = keep(at.shallowClone(tmp.resolve("clone-" + v).toString(), Map.of()).block());
+            assertThat(clone.isTreeLayout()).isTrue();
+            assertThat(scan(clone)).as("clone of v%d", v).isEqualTo(scan(at));
+            Dataset next = keep(clone.append(DatasetTestSupport.rows(alloc, 90_000, 10, 10), DatasetTestSupport.schema())
+                    .block());
+            assertThat(next.count().block()).isEqualTo(at.count().block() + 10);
+        }
+    }
+
+    @Test
     void aBranchOfATreeTableReadsAndCommitsLikeItsParent() {
         Dataset src = source("main");
         List<List<String>> rows = scan(src);

@@ -539,7 +539,10 @@ public class FragmentTreeBenchmark {
         for (boolean wide : new boolean[] {false, true}) {
             for (int n : wide ? wideSizes : sizes) {
                 for (boolean tree : new boolean[] {false, true}) {
-                    report(n, tree, wide, latency, data);
+                    // -Djavelin.bench.layouts=tree (or flat) runs one layout (flat at 10^6 needs ~12 GiB)
+                    if (System.getProperty("javelin.bench.layouts", "flat,tree").contains(tree ? "tree" : "flat")) {
+                        report(n, tree, wide, latency, data);
+                    }
                 }
             }
         }

@@ -290,6 +290,42 @@ class TreeTableTest {
         assertThat(table.open().block().countRows()).isEqualTo(s.countRows() - 1);
     }
 
+    /** The batchable backfill: an all-NULL column (Project), then DataReplacement commits of 10 fragments. */
+    @Test
+    void backfillCommitsReadOnlyTheNamedFragmentsRoutingPaths() {
+        Recording store = deepTable(4096);
+        Table table = new Table(store);
+        CommitEngine engine = new CommitEngine(store, FAST);
+        TreeSnapshot t = TreeTables.open(store, table.open().block().manifestFile().manifest()).block();
+        List<Field> schema = new ArrayList<>(SCHEMA);
+        schema.add(Field.newBuilder().setName("filled").setId(1).setParentId(-1).setLogicalType("int64").build());
+        store.reset();
+        TreeTables.LEAVES.clear();
+        long v = engine.commit(Transactions.project(1, schema)).block().version();
+        assertThat(store.reads("_bt/leaf/")).as("an additive Project touches no fragment record").isEmpty();
+        assertThat(store.reads("_bt/node/")).isEmpty();
+        for (int batch = 0; batch < 3; batch++) {
+            Map<Long, DataFile> files = new java.util.LinkedHashMap<>();
+            for (long id = 1000 + 10L * batch; id < 1010 + 10L * batch; id++) {
+                files.put(id, DataFile.newBuilder().setPath("b-" + id + ".lance").addFields(1).addColumnIndices(0)
+                        .setFileMajorVersion(2).setFileMinorVersion(1).setFileSizeBytes(10).build());
+            }
+            store.reset();
+            TreeTables.LEAVES.clear();
+            v = engine.commit(Transactions.dataReplacement(v, files)).block().version();
+            // 10 consecutive ids span at most two leaves; never a listing of the 4096 fragments
+            assertThat(store.reads("_bt/leaf/")).hasSizeBetween(1, 2);
+            assertThat(store.reads("_bt/node/").size()).isLessThanOrEqualTo(2 * (t.height() - 1));
+        }
+        Map<Long, FragmentInfo> after = table.open().block().catalog().resolve(List.of(999L, 1000L, 1029L, 1030L)).block();
+        assertThat(after.get(1000L).fragment().getFilesList()).extracting(DataFile::getPath)
+                .endsWith("b-1000.lance");
+        assertThat(after.get(1029L).fragment().getFilesCount()).isEqualTo(2);
+        assertThat(after.get(999L).fragment().getFilesCount()).isEqualTo(1);
+        assertThat(after.get(1030L).fragment().getFilesCount()).isEqualTo(1);
+        assertThat(table.open().block().manifestFile().manifest().getFieldsCount()).isEqualTo(2);
+    }
+
     @Test
     void concurrentDeletesOfOneFragmentRebaseThroughTheTree() {
         Recording store = deepTable(600);
