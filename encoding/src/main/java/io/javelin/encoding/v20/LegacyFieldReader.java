@@ -92,7 +92,8 @@ public final class LegacyFieldReader implements FieldReader {
     }
 
     private void collectPages(LanceField f, List<long[]> ranges, boolean all, List<PageRef> out) {
-        if (f.column() >= 0 && !f.isStruct()) {
+        // plain struct columns hold only headers; a packed struct's one column holds its rows of child values
+        if (f.column() >= 0 && (!f.isStruct() || f.packed())) {
             long[] starts = pageStarts.get(f.column());
             for (int p = 0; p < starts.length - 1; p++) {
                 boolean hit = all;
@@ -164,12 +165,59 @@ public final class LegacyFieldReader implements FieldReader {
                 throw ctx.corrupt(0, "Blob descriptors must be fixed-width");
             }
             return io.javelin.encoding.v21.Blobs.fetch(ctx, md.fileSize(), desc,
-                    (values, descs) -> new LeafPage((int) n, values, d.validity()));
+                    (values, descs) -> new LeafPage((int) n, values, blobValidity(descs, d.validity())));
+        }
+        if (f.packed()) {
+            checkPackedRow(f, d.values(), ctx);
         }
         if (d.values().count() != n) {
             throw ctx.corrupt(0, "Page decoded " + d.values().count() + " values vs " + n);
         }
         return new LeafPage((int) n, d.values(), d.validity());
+    }
+
+    /**
+     * 2.0 blob nulls live in the descriptors: a null is written as {@code (position 1, size 0)}, an empty
+     * value as {@code (0, 0)} (upstream's legacy blob decoder: valid unless position == 1 and size == 0).
+     * Returns null when every slot is valid.
+     */
+    static byte[] blobValidity(long[][] descs, byte[] pageValidity) {
+        int n = descs.length;
+        byte[] validity = null;
+        for (int i = 0; i < n; i++) {
+            boolean valid = !(descs[i][0] == 1 && descs[i][1] == 0)
+                    && (pageValidity == null || Bits.get(pageValidity, i));
+            if (!valid && validity == null) {
+                validity = new byte[Bits.bytesFor(n)];
+                for (int k = 0; k < i; k++) {
+                    Bits.set(validity, k);
+                }
+            } else if (valid && validity != null) {
+                Bits.set(validity, i);
+            }
+        }
+        return validity;
+    }
+
+    /** A packed struct page's row must be the byte-aligned concatenation of the schema's children. */
+    private static void checkPackedRow(LanceField f, Values values, Buf ctx) {
+        for (LanceField c : f.children()) {
+            int bits;
+            try {
+                bits = LeafKind.of(c.arrow()).bitsPerValue();
+            } catch (IllegalArgumentException e) {
+                bits = 0;
+            }
+            if (bits <= 0 || bits % 8 != 0 || LeafKind.of(c.arrow()).variable()) {
+                throw new io.javelin.encoding.UnsupportedEncodingException(ctx.resource(), ctx.fileOffset(),
+                        "Packed struct " + f.name() + " child " + c.name() + " (" + c.logicalType() + ") is not byte-aligned fixed-width");
+            }
+        }
+        int rowBits = LeafKind.of(f.arrow()).bitsPerValue();
+        if (!(values instanceof Values.Fixed fx) || fx.bitsPerValue() != rowBits) {
+            throw ctx.corrupt(0, "Packed struct " + f.name() + " rows of " + (values instanceof Values.Fixed fx2 ? fx2.bitsPerValue() : -1)
+                    + " bits, schema children sum to " + rowBits);
+        }
     }
 
     private boolean isBlobColumn(int column) {
