@@ -55,6 +55,17 @@ public final class IndexCache {
         });
     }
 
+    /** The cached value of {@code key} without loading it (null when absent); counts as a hit when present. */
+    @SuppressWarnings("unchecked")
+    public synchronized <T> T peek(String key) {
+        Entry e = lru.get(key);
+        if (e == null) {
+            return null;
+        }
+        hits++;
+        return (T) e.value();
+    }
+
     /** Inserts {@code value}; values larger than the whole budget are returned but not kept. */
     public synchronized void put(String key, Object value, long bytes) {
         if (bytes > budgetBytes) {

@@ -6,7 +6,6 @@ import io.javelin.index.vector.Neighbor;
 import io.javelin.index.vector.VectorQuery;
 import java.util.function.Function;
 import org.apache.arrow.vector.VectorSchemaRoot;
-import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
 
@@ -72,26 +71,40 @@ public final class LazyIvfIndex {
     public Mono<Neighbor[]> search(VectorQuery q, Function<long[], Mono<float[]>> take) {
         return Mono.defer(() -> {
             IvfIndex.Probe probe = header.probe(q);
-            return Flux.<Integer>generate(sink -> {
-                        int p = probe.next();
-                        if (p < 0) {
-                            sink.complete();
-                        } else {
-                            sink.next(p);
-                        }
-                    })
-                    .concatMap(p -> partition(p).publishOn(Schedulers.parallel()).doOnNext(data -> probe.search(p, data)), 0)
-                    .then(Mono.defer(() -> {
-                        if (q.refineFactor() == 0 || take == null) {
-                            return Mono.just(probe.finish(null));
-                        }
-                        Neighbor[] cands = probe.candidates();
-                        long[] ids = new long[cands.length];
-                        for (int i = 0; i < ids.length; i++) {
-                            ids[i] = cands[i].rowId();
-                        }
-                        return take.apply(ids).map(vectors -> probe.finish(rows -> vectors));
-                    }));
+            return probeFrom(probe, probe.next()).then(Mono.defer(() -> {
+                if (q.refineFactor() == 0 || take == null) {
+                    return Mono.just(probe.finish(null));
+                }
+                Neighbor[] cands = probe.candidates();
+                long[] ids = new long[cands.length];
+                for (int i = 0; i < ids.length; i++) {
+                    ids[i] = cands[i].rowId();
+                }
+                return take.apply(ids).map(vectors -> probe.finish(rows -> vectors));
+            }));
+        }).subscribeOn(Schedulers.parallel()); // one hop to a CPU thread per query
+    }
+
+    /**
+     * Probes partitions from {@code p} on: cached ones are searched right here in one go (a thread hop per
+     * partition cost more than scanning it), a missing one is read and searched back on a CPU thread.
+     */
+    private Mono<Void> probeFrom(IvfIndex.Probe probe, int p) {
+        while (p >= 0) {
+            IvfIndex.Partition cached = cache.peek(resource + "/auxiliary.idx#" + p);
+            if (cached == null) {
+                break;
+            }
+            probe.search(p, cached);
+            p = probe.next();
+        }
+        if (p < 0) {
+            return Mono.empty();
+        }
+        int miss = p;
+        return partition(miss).publishOn(Schedulers.parallel()).flatMap(data -> {
+            probe.search(miss, data);
+            return probeFrom(probe, probe.next());
         });
     }
 }

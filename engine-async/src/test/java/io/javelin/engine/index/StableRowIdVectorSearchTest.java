@@ -62,9 +62,15 @@ class StableRowIdVectorSearchTest {
                 WriteParams.of(WriteMode.CREATE).withMaxRowsPerFile(500).withEnableStableRowIds(true)).block();
              Dataset v2 = v1.createIndex(List.of("vec"), IndexKind.IVF_PQ,
                      IndexParams.defaults().withNumPartitions(8).withNumSubVectors(4).withMaxIters(10)).block();
-             Dataset v4 = v2.delete("id % 10 = 3").block();
+             Dataset v3 = v2.delete("id % 10 = 3").block();
+             // compaction rewrites the indexed fragments: ids are kept, the index's bitmap moves to the new fragments
+             Dataset v4 = v3.compact(io.javelin.engine.maintenance.CompactionOptions.defaults().withTargetRowsPerFragment(1500))
+                     .block().dataset();
              // rows 3000..3199 land in a new fragment the index does not cover
-             Dataset v5 = v4.append(IndexTestData.rows(alloc, 3000, 200, 200), IndexTestData.schema()).block()) {
+             Dataset v4b = v4.append(IndexTestData.rows(alloc, 3000, 200, 200), IndexTestData.schema()).block();
+             // updated rows move to a new fragment: the index must not answer for them with their old place
+             Dataset v5 = v4b.update("id >= 60 AND id < 90", java.util.Map.of("num", "0")).block().dataset()) {
+            assertThat(v4.fragments()).hasSizeLessThan(v3.fragments().size());
             assertThat(v5.hasStableRowIds()).isTrue();
             IndexInfo info = v5.listIndexes().get(0);
             assertThat(v5.fragments()).anyMatch(f -> !info.fragments().contains((int) f.id()));
@@ -86,6 +92,10 @@ class StableRowIdVectorSearchTest {
             }
             assertThat(hits / 200).isGreaterThanOrEqualTo(0.95);
             assertThat(approximate).isGreaterThan(0);
+            // an updated row is found once, exactly, in its new fragment
+            List<Long> moved = ids(v5, IndexTestData.vector(77), true, null, 0);
+            assertThat(moved.get(0)).isEqualTo(77L);
+            assertThat(moved).containsOnlyOnce(77L);
             // an appended row (unindexed fragment) is found exactly, a deleted one never
             assertThat(ids(v5, IndexTestData.vector(3117), true, null, 0).get(0)).isEqualTo(3117L);
             assertThat(ids(v5, IndexTestData.vector(13), true, null, 10)).doesNotContain(13L);
