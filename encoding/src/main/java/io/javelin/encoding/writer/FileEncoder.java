@@ -252,34 +252,17 @@ public final class FileEncoder {
         }
     }
 
-<<<<<<< HEAD
     /** {@code listItem}: the child of a list type, whose name Arrow Java vectors do not keep ({@code $data$}); the file schema's name is written. */
     private static void checkField(Field exp, Field act, String path, boolean listItem) {
         if (!listItem && !exp.getName().equals(act.getName()) || !exp.getType().equals(act.getType())
-=======
-    private static void checkField(Field exp, Field act, String path) {
-        checkField(exp, act, path, false);
-    }
-
-    /** {@code listItem}: the child of a list / fixed-size list, whose name Arrow Java may set to "$data$" on copies. */
-    private static void checkField(Field exp, Field act, String path, boolean listItem) {
-        if ((!listItem && !exp.getName().equals(act.getName())) || !exp.getType().equals(act.getType())
->>>>>>> vecidx
                 || exp.getChildren().size() != act.getChildren().size()) {
             throw new SchemaMismatchException("Field " + path + " of the batch is " + act.getName() + ": " + act.getType()
                     + ", expected " + exp.getName() + ": " + exp.getType());
         }
         for (int i = 0; i < exp.getChildren().size(); i++) {
-<<<<<<< HEAD
             ArrowType.ArrowTypeID t = exp.getType().getTypeID();
             boolean list = t == ArrowType.ArrowTypeID.List || t == ArrowType.ArrowTypeID.LargeList || t == ArrowType.ArrowTypeID.FixedSizeList;
             checkField(exp.getChildren().get(i), act.getChildren().get(i), path + "." + exp.getChildren().get(i).getName(), list);
-=======
-            boolean item = exp.getType() instanceof org.apache.arrow.vector.types.pojo.ArrowType.List
-                    || exp.getType() instanceof org.apache.arrow.vector.types.pojo.ArrowType.LargeList
-                    || exp.getType() instanceof org.apache.arrow.vector.types.pojo.ArrowType.FixedSizeList;
-            checkField(exp.getChildren().get(i), act.getChildren().get(i), path + "." + exp.getChildren().get(i).getName(), item);
->>>>>>> vecidx
         }
     }
 }
