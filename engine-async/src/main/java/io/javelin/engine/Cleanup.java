@@ -51,7 +51,21 @@ final class Cleanup {
                 .collectList();
         return Mono.zip(versions, tagged, branchRefs, listing)
                 .map(t -> CleanupPlanner.plan(t.getT1(), t.getT2(), t.getT3(), t.getT4(), policy, now))
-                .flatMap(plan -> delete(h, plan.manifests()).then(delete(h, plan.files())).thenReturn(stats(plan)));
+                .flatMap(plan -> delete(h, plan.manifests()).then(delete(h, plan.files())).thenReturn(stats(plan)))
+                .flatMap(stats -> h.store.removeStaleTemporaries("", temporariesBefore(policy, now))
+                        .map(n -> stats.withTemporaryFilesRemoved(n)));
+    }
+
+    /**
+     * Staging files of killed writes are unverified files: removed once older than the unverified threshold,
+     * or older than the cutoff when the caller vouches that no write is in flight ({@code deleteUnverified}).
+     */
+    static Instant temporariesBefore(CleanupPolicy policy, Instant now) {
+        if (!policy.deleteUnverified()) {
+            return now.minus(CleanupPolicy.UNVERIFIED_THRESHOLD);
+        }
+        Instant cutoff = policy.beforeTimestamp();
+        return cutoff != null && cutoff.isBefore(now) ? cutoff : now;
     }
 
     /** Files named by the fragment trees of every version the planner will retain (latest, tagged, young). */

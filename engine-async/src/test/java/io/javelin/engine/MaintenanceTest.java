@@ -191,6 +191,31 @@ class MaintenanceTest {
     }
 
     @Test
+    void cleanupSweepsTemporaryFilesOfKilledLocalWrites() throws Exception {
+        Path root = dir.resolve("temps.lance");
+        try (Dataset v2 = smallFragments(root.toString(), false)) {
+            Path data = root.resolve("data");
+            Path stale = data.resolve(".javelin-tmp-0b1c-killed.lance");
+            Path fresh = data.resolve(".javelin-tmp-9f8e-in-flight.lance");
+            Files.write(stale, new byte[] {1, 2, 3});
+            Files.write(fresh, new byte[] {4});
+            Files.setLastModifiedTime(stale, java.nio.file.attribute.FileTime.from(Instant.now().minus(java.time.Duration.ofDays(8))));
+            // without deleteUnverified only temporaries past the 7-day threshold go (a young one may be in flight)
+            CleanupStats s = v2.cleanupOldVersions(Instant.now().plusSeconds(1), false).block();
+            assertThat(s.temporaryFilesRemoved()).isEqualTo(1);
+            assertThat(Files.exists(stale)).isFalse();
+            assertThat(Files.exists(fresh)).isTrue();
+            // the caller vouching that nothing is in flight: the young one goes too; the data stays readable
+            CleanupStats s2 = v2.cleanupOldVersions(Instant.now().plusSeconds(1), true).block();
+            assertThat(s2.temporaryFilesRemoved()).isEqualTo(1);
+            assertThat(Files.exists(fresh)).isFalse();
+            try (Dataset latest = v2.checkoutLatest().block()) {
+                assertThat(latest.count().block()).isEqualTo(v2.count().block());
+            }
+        }
+    }
+
+    @Test
     void restoreMakesAnOldVersionTheNewest() {
         String uri = dir.resolve("restore.lance").toString();
         try (Dataset v2 = smallFragments(uri, true);

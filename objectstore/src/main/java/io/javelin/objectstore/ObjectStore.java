@@ -38,6 +38,16 @@ public interface ObjectStore extends AutoCloseable {
     }
 
     /**
+     * Removes the staging objects of writes that died before publishing (a killed process), last modified
+     * before {@code olderThan}, under {@code prefix}; emits how many. Only stores that stage writes in
+     * objects of their own (the local store's hidden temporary files, which listings never show) have any;
+     * the default has nothing to do.
+     */
+    default Mono<Integer> removeStaleTemporaries(String prefix, java.time.Instant olderThan) {
+        return Mono.just(0);
+    }
+
+    /**
      * Reads {@code [offset, offset + dst.size())} into {@code dst} and emits it. Takes ownership of the
      * {@code dst} handle: it is emitted when filled, and released on error or cancel. Lets the page-I/O
      * scheduler read one page that is split into several requests straight into one buffer. Default:

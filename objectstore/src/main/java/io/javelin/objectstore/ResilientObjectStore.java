@@ -103,6 +103,11 @@ public final class ResilientObjectStore implements ObjectStore {
     }
 
     @Override
+    public Mono<Integer> removeStaleTemporaries(String prefix, java.time.Instant olderThan) {
+        return inner.removeStaleTemporaries(prefix, olderThan);
+    }
+
+    @Override
     public Mono<Void> delete(String path) {
         return policy.execute(OpClass.DELETE, "delete " + path, () -> inner.delete(path));
     }

@@ -197,4 +197,9 @@ public final class ChaosObjectStore implements ObjectStore {
     public void close() {
         inner.close();
     }
+
+    @Override
+    public Mono<Integer> removeStaleTemporaries(String prefix, java.time.Instant olderThan) {
+        return inner.removeStaleTemporaries(prefix, olderThan);
+    }
 }

@@ -217,4 +217,9 @@ public final class FaultInjectingObjectStore implements ObjectStore {
             return ++count <= perSecond;
         }
     }
+
+    @Override
+    public Mono<Integer> removeStaleTemporaries(String prefix, java.time.Instant olderThan) {
+        return inner.removeStaleTemporaries(prefix, olderThan);
+    }
 }

@@ -562,6 +562,45 @@ public final class LocalObjectStore implements ObjectStore {
     }
 
     @Override
+    public Mono<Integer> removeStaleTemporaries(String prefix, java.time.Instant olderThan) {
+        return Mono.defer(() -> {
+            String p = ObjectPaths.checkPrefix(prefix);
+            int slash = p.lastIndexOf('/');
+            Path dir = slash < 0 ? root : root.resolve(p.substring(0, slash));
+            return blocking(() -> {
+                if (!Files.isDirectory(dir)) {
+                    return 0;
+                }
+                int[] removed = {0};
+                Files.walkFileTree(dir, new java.nio.file.SimpleFileVisitor<>() {
+                    @Override
+                    public java.nio.file.FileVisitResult visitFile(Path file, java.nio.file.attribute.BasicFileAttributes attrs)
+                            throws IOException {
+                        // younger temporaries may belong to a write still in flight (this or another process)
+                        if (attrs.isRegularFile() && file.getFileName().toString().startsWith(TMP_PREFIX)
+                                && root.relativize(file).toString().startsWith(p)
+                                && attrs.lastModifiedTime().toInstant().isBefore(olderThan)) {
+                            if (Files.deleteIfExists(file)) {
+                                removed[0]++;
+                            }
+                        }
+                        return java.nio.file.FileVisitResult.CONTINUE;
+                    }
+
+                    @Override
+                    public java.nio.file.FileVisitResult visitFileFailed(Path file, IOException e) throws IOException {
+                        if (e instanceof NoSuchFileException) {
+                            return java.nio.file.FileVisitResult.CONTINUE;
+                        }
+                        throw e;
+                    }
+                });
+                return removed[0];
+            });
+        });
+    }
+
+    @Override
     public Mono<Void> delete(String path) {
         return Mono.defer(() -> {
             Path f = file(path);
