@@ -17,7 +17,15 @@ interface Engine extends AutoCloseable {
     Result scan(List<String> columns, String filter, int batchSize) throws Exception;
 
     /** Takes the rows at {@code indices} (all columns). */
-    Result take(long[] indices) throws Exception;
+    default Result take(long[] indices) throws Exception {
+        return take(indices, SideBySide.ALL_COLUMNS);
+    }
+
+    /** Takes the rows at {@code indices}, only {@code columns}. */
+    Result take(long[] indices, List<String> columns) throws Exception;
+
+    /** Appends {@code data} to the dataset at {@code uri} as one commit (format 2.1). */
+    void append(String uri, BenchData data) throws Exception;
 
     /** Rows and Arrow bytes an operation produced. */
     record Result(long rows, long bytes) {

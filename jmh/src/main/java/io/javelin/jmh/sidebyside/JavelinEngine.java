@@ -58,10 +58,17 @@ final class JavelinEngine implements Engine {
     }
 
     @Override
-    public Result take(long[] indices) {
-        try (VectorSchemaRoot root = ds.take(indices, SideBySide.ALL_COLUMNS, alloc).block()) {
+    public Result take(long[] indices, List<String> columns) {
+        try (VectorSchemaRoot root = ds.take(indices, columns, alloc).block()) {
             return new Result(root.getRowCount(), bytes(root));
         }
+    }
+
+    @Override
+    public void append(String uri, BenchData data) {
+        Flux<VectorSchemaRoot> batches = Flux.range(0, data.batches()).map(data::batch);
+        Dataset.write(uri, batches, BenchData.SCHEMA,
+                WriteParams.of(WriteMode.APPEND).withDataStorageVersion(LanceFileVersion.V2_1)).block().close();
     }
 
     static long bytes(VectorSchemaRoot root) {

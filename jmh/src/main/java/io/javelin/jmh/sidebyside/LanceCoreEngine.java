@@ -64,14 +64,23 @@ final class LanceCoreEngine implements Engine {
     }
 
     @Override
-    public Result take(long[] indices) throws Exception {
+    public void append(String uri, BenchData data) throws Exception {
+        try (ArrowReader reader = new Generated(alloc, data); ArrowArrayStream stream = ArrowArrayStream.allocateNew(alloc)) {
+            Data.exportArrayStream(alloc, reader, stream);
+            WriteParams p = new WriteParams.Builder().withMode(WriteParams.WriteMode.APPEND).withDataStorageVersion("2.1").build();
+            Dataset.create(alloc, stream, uri, p).close();
+        }
+    }
+
+    @Override
+    public Result take(long[] indices, List<String> columns) throws Exception {
         List<Long> idx = new ArrayList<>(indices.length);
         for (long i : indices) {
             idx.add(i);
         }
         long rows = 0;
         long bytes = 0;
-        try (ArrowReader r = ds.take(idx, SideBySide.ALL_COLUMNS)) {
+        try (ArrowReader r = ds.take(idx, columns)) {
             while (r.loadNextBatch()) {
                 rows += r.getVectorSchemaRoot().getRowCount();
                 bytes += JavelinEngine.bytes(r.getVectorSchemaRoot());
