@@ -542,13 +542,23 @@ public final class LocalObjectStore implements ObjectStore {
      * as an object-store listing would; {@code Files.walk} would fail the whole listing instead.
      */
     private static void walkObjects(Path dir, java.util.function.Predicate<Path> visitor) throws IOException {
+        walkFiles(dir, (file, attrs) -> file.getFileName().toString().startsWith(TMP_PREFIX) || visitor.test(file));
+    }
+
+    private interface FileVisit {
+        boolean visit(Path file, java.nio.file.attribute.BasicFileAttributes attrs) throws IOException;
+    }
+
+    /** Every regular file under {@code dir} (temporaries included) until {@code visitor} returns false; vanished entries skipped. */
+    private static void walkFiles(Path dir, FileVisit visitor) throws IOException {
         Files.walkFileTree(dir, new java.nio.file.SimpleFileVisitor<>() {
             @Override
-            public java.nio.file.FileVisitResult visitFile(Path file, java.nio.file.attribute.BasicFileAttributes attrs) {
-                if (!attrs.isRegularFile() || file.getFileName().toString().startsWith(TMP_PREFIX)) {
+            public java.nio.file.FileVisitResult visitFile(Path file, java.nio.file.attribute.BasicFileAttributes attrs)
+                    throws IOException {
+                if (!attrs.isRegularFile()) {
                     return java.nio.file.FileVisitResult.CONTINUE;
                 }
-                return visitor.test(file) ? java.nio.file.FileVisitResult.CONTINUE : java.nio.file.FileVisitResult.TERMINATE;
+                return visitor.visit(file, attrs) ? java.nio.file.FileVisitResult.CONTINUE : java.nio.file.FileVisitResult.TERMINATE;
             }
 
             @Override
@@ -572,28 +582,13 @@ public final class LocalObjectStore implements ObjectStore {
                     return 0;
                 }
                 int[] removed = {0};
-                Files.walkFileTree(dir, new java.nio.file.SimpleFileVisitor<>() {
-                    @Override
-                    public java.nio.file.FileVisitResult visitFile(Path file, java.nio.file.attribute.BasicFileAttributes attrs)
-                            throws IOException {
-                        // younger temporaries may belong to a write still in flight (this or another process)
-                        if (attrs.isRegularFile() && file.getFileName().toString().startsWith(TMP_PREFIX)
-                                && root.relativize(file).toString().startsWith(p)
-                                && attrs.lastModifiedTime().toInstant().isBefore(olderThan)) {
-                            if (Files.deleteIfExists(file)) {
-                                removed[0]++;
-                            }
-                        }
-                        return java.nio.file.FileVisitResult.CONTINUE;
+                walkFiles(dir, (file, attrs) -> {
+                    // younger temporaries may belong to a write still in flight (this or another process)
+                    if (file.getFileName().toString().startsWith(TMP_PREFIX) && root.relativize(file).toString().startsWith(p)
+                            && attrs.lastModifiedTime().toInstant().isBefore(olderThan) && Files.deleteIfExists(file)) {
+                        removed[0]++;
                     }
-
-                    @Override
-                    public java.nio.file.FileVisitResult visitFileFailed(Path file, IOException e) throws IOException {
-                        if (e instanceof NoSuchFileException) {
-                            return java.nio.file.FileVisitResult.CONTINUE;
-                        }
-                        throw e;
-                    }
+                    return true;
                 });
                 return removed[0];
             });

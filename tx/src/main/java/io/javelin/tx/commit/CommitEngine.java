@@ -194,9 +194,14 @@ public final class CommitEngine {
                 if (ambiguous != null && isTransient(e)) {
                     ambiguous[0] = true;
                 }
-            }).retryWhen(Retry.backoff(options.maxTransientRetries(), options.backoffBase())
+            }).retryWhen(transientRetry());
+        }
+
+        /** Transport errors only, jittered exponential backoff; the last failure surfaces unwrapped. */
+        private Retry transientRetry() {
+            return Retry.backoff(options.maxTransientRetries(), options.backoffBase())
                     .maxBackoff(options.backoffMax()).jitter(0.5).filter(CommitEngine::isTransient)
-                    .onRetryExhaustedThrow((spec, signal) -> signal.failure()));
+                    .onRetryExhaustedThrow((spec, signal) -> signal.failure());
         }
 
         /** Reads the manifest at {@code path} back: is it the one carrying our transaction? */
@@ -275,9 +280,7 @@ public final class CommitEngine {
             // failing here would turn a commit that only needed a rebase into a failure
             return versions.read(version, naming)
                     .flatMap(f -> transactionOf(f).map(t -> new Committed(f, t)))
-                    .retryWhen(Retry.backoff(options.maxTransientRetries(), options.backoffBase())
-                            .maxBackoff(options.backoffMax()).jitter(0.5).filter(CommitEngine::isTransient)
-                            .onRetryExhaustedThrow((spec, signal) -> signal.failure()))
+                    .retryWhen(transientRetry())
                     .flatMap(c -> {
                         acc.add(c);
                         return newer(version + 1, acc);
