@@ -3,6 +3,7 @@ package io.javelin.encoding.arrow;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
+import io.javelin.encoding.kernel.Kernels;
 import java.util.List;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
@@ -68,77 +69,181 @@ public final class DirectAssembler {
         };
     }
 
+    /** True if pages of {@code field} (a top-level leaf) can become {@link DirectPage}s that this class assembles. */
+    public static boolean supportsField(Field field) {
+        var t = field.getType();
+        if (t instanceof org.apache.arrow.vector.types.pojo.ArrowType.Utf8 || t instanceof org.apache.arrow.vector.types.pojo.ArrowType.Binary
+                || t instanceof org.apache.arrow.vector.types.pojo.ArrowType.LargeUtf8
+                || t instanceof org.apache.arrow.vector.types.pojo.ArrowType.LargeBinary) {
+            return true;
+        }
+        if (t instanceof org.apache.arrow.vector.types.pojo.ArrowType.FixedSizeList) {
+            return primitiveBits(field.getChildren().get(0)) > 0;
+        }
+        return primitiveBits(field) > 0;
+    }
+
     /** The vector of rows {@code [from, to)}, or null when this page/field pair needs the general path. */
     public static FieldVector toVector(Field field, DirectPage page, int from, int to, BufferAllocator allocator) {
-        String kind = kind(field, page);
-        if (kind == null || from < 0 || to > page.count() || from > to) {
+        return toVector(field, List.of(page), new int[] {from}, new int[] {to}, allocator);
+    }
+
+    /**
+     * The vector of rows {@code [from[i], to[i])} of {@code pages[i]}, concatenated, or null when a page/field
+     * pair needs the general path. One piece is wrapped without copying; several (a batch straddling pages)
+     * are copied once, natively, into new buffers.
+     */
+    public static FieldVector toVector(Field field, List<DirectPage> pages, int[] from, int[] to, BufferAllocator allocator) {
+        String kind = null;
+        int n = 0;
+        for (int i = 0; i < pages.size(); i++) {
+            DirectPage p = pages.get(i);
+            String k = kind(field, p);
+            if (k == null || (kind != null && !kind.equals(k)) || from[i] < 0 || to[i] > p.count() || from[i] > to[i]) {
+                return null;
+            }
+            kind = k;
+            n = Math.addExact(n, to[i] - from[i]);
+        }
+        if (kind == null) {
             return null;
         }
-        int n = to - from;
         FieldVector v = field.createVector(allocator);
+        FieldVector target = v;
+        if (kind.equals("fsl")) {
+            target = ((FixedSizeListVector) v).getDataVector();
+        }
+        boolean variable = kind.startsWith("var");
+        if (variable ? !(v instanceof BaseVariableWidthVector) && !(v instanceof BaseLargeVariableWidthVector)
+                : !(target instanceof BaseFixedWidthVector) || target instanceof BitVector) {
+            v.close();
+            return null;
+        }
+        ArrowBuf validity = null;
+        ArrowBuf offsets = null;
+        ArrowBuf data = null;
         try {
-            long b0 = page.byteStart(from);
-            long b1 = page.byteStart(to);
-            switch (kind) {
-                case "fixed" -> {
-                    if (!(v instanceof BaseFixedWidthVector) || v instanceof BitVector) {
-                        v.close();
-                        return null;
-                    }
-                    load(v, n, allocator.getEmpty(), page.wrap(allocator, b0, b1 - b0));
+            long nulls = 0;
+            for (int i = 0; i < pages.size(); i++) {
+                nulls += pages.get(i).nullCount(from[i], to[i]);
+            }
+            validity = nulls == 0 ? allocator.getEmpty() : validity(pages, from, to, n, allocator);
+            if (pages.size() == 1) {
+                DirectPage p = pages.get(0);
+                long b0 = p.byteStart(from[0]);
+                long b1 = p.byteStart(to[0]);
+                data = p.wrap(allocator, b0, b1 - b0);
+            } else {
+                long total = 0;
+                for (int i = 0; i < pages.size(); i++) {
+                    total += pages.get(i).byteStart(to[i]) - pages.get(i).byteStart(from[i]);
                 }
-                case "fsl" -> {
-                    FixedSizeListVector l = (FixedSizeListVector) v;
-                    FieldVector child = l.getDataVector();
-                    if (!(child instanceof BaseFixedWidthVector) || child instanceof BitVector) {
-                        v.close();
-                        return null;
-                    }
-                    load(v, n, allocator.getEmpty());
-                    load(child, n * l.getListSize(), allocator.getEmpty(), page.wrap(allocator, b0, b1 - b0));
+                data = allocator.buffer(Math.max(total, 1));
+                MemorySegment dst = segment(data, Math.max(total, 1));
+                long at = 0;
+                for (int i = 0; i < pages.size(); i++) {
+                    DirectPage p = pages.get(i);
+                    long b0 = p.byteStart(from[i]);
+                    long len = p.byteStart(to[i]) - b0;
+                    MemorySegment.copy(p.data(), b0, dst, at, len);
+                    at += len;
                 }
-                default -> {
-                    if (!(v instanceof BaseVariableWidthVector) && !(v instanceof BaseLargeVariableWidthVector)) {
-                        v.close();
-                        return null;
-                    }
-                    int w = kind.equals("var64") ? 8 : 4;
-                    ArrowBuf offsets = allocator.buffer((long) (n + 1) * w);
-                    ArrowBuf bytes = null;
-                    try {
-                        MemorySegment dst = MemorySegment.ofAddress(offsets.memoryAddress()).reinterpret((long) (n + 1) * w);
-                        long[] src = page.offsets();
-                        if (w == 4) {
-                            if (b1 - b0 > Integer.MAX_VALUE) {
-                                throw new IllegalStateException("batch of " + (b1 - b0) + " string bytes needs large offsets");
+            }
+            if (variable) {
+                int w = kind.equals("var64") ? 8 : 4;
+                offsets = allocator.buffer((long) (n + 1) * w);
+                MemorySegment dst = segment(offsets, (long) (n + 1) * w);
+                Kernels k = Kernels.get();
+                long base = 0;
+                int at = 0;
+                for (int i = 0; i < pages.size(); i++) {
+                    DirectPage p = pages.get(i);
+                    int m = to[i] - from[i];
+                    long b0 = p.byteStart(from[i]);
+                    if (w == 8) {
+                        k.rebaseOffsets64to64(p.offsets(), 8L * from[i], m + 1, base - b0, dst, 8L * at);
+                    } else {
+                        for (int j = 0; j <= m; j++) {
+                            long o = p.offsets().getAtIndex(DirectPage.LONG_LE, from[i] + j) - b0 + base;
+                            if (o > Integer.MAX_VALUE) {
+                                throw new IllegalStateException("batch of " + o + " string bytes needs large offsets");
                             }
-                            for (int i = 0; i <= n; i++) {
-                                dst.setAtIndex(INT_LE, i, (int) (src[from + i] - b0));
-                            }
-                        } else {
-                            for (int i = 0; i <= n; i++) {
-                                dst.setAtIndex(LONG_LE, i, src[from + i] - b0);
-                            }
+                            dst.setAtIndex(INT_LE, at + j, (int) o);
                         }
-                        bytes = page.wrap(allocator, b0, b1 - b0);
-                    } catch (RuntimeException | Error e) {
-                        offsets.close();
-                        throw e;
                     }
-                    load(v, n, allocator.getEmpty(), offsets, bytes);
+                    base += p.byteStart(to[i]) - b0;
+                    at += m;
                 }
+                ArrowBuf[] bufs = {validity, offsets, data};
+                validity = offsets = data = null; // load takes them over, even when it fails
+                load(v, n, nulls, bufs);
+            } else if (kind.equals("fsl")) {
+                ArrowBuf valid = validity;
+                validity = null;
+                load(v, n, nulls, valid);
+                ArrowBuf values = data;
+                data = null;
+                load(target, n * ((FixedSizeListVector) v).getListSize(), 0, allocator.getEmpty(), values);
+            } else {
+                ArrowBuf[] bufs = {validity, data};
+                validity = data = null;
+                load(v, n, nulls, bufs);
             }
             return v;
         } catch (RuntimeException | Error e) {
+            for (ArrowBuf b : new ArrowBuf[] {validity, offsets, data}) {
+                if (b != null) {
+                    b.close();
+                }
+            }
             v.close();
             throw e;
         }
     }
 
-    /** Loads the buffers (the vector retains them) and drops the caller's references. */
-    private static void load(FieldVector v, int length, ArrowBuf... bufs) {
+    private static MemorySegment segment(ArrowBuf b, long size) {
+        return MemorySegment.ofAddress(b.memoryAddress()).reinterpret(size);
+    }
+
+    /**
+     * The batch's validity: a slice of the page bitmap wrapped when it is byte-aligned and ends at a byte or
+     * the page's end (so no bits of other rows are visible); otherwise the bits are copied.
+     */
+    private static ArrowBuf validity(List<DirectPage> pages, int[] from, int[] to, int n, BufferAllocator allocator) {
+        if (pages.size() == 1) {
+            DirectPage p = pages.get(0);
+            if (p.validity() != null && (from[0] & 7) == 0 && ((to[0] - from[0]) % 8 == 0 || to[0] == p.count())) {
+                return p.wrap(allocator, p.validity(), from[0] >>> 3, Bits.bytesFor(to[0] - from[0]));
+            }
+        }
+        int bytes = Bits.bytesFor(n);
+        ArrowBuf b = allocator.buffer(Math.max(bytes, 1));
         try {
-            v.loadFieldBuffers(new ArrowFieldNode(length, 0), List.of(bufs));
+            b.setZero(0, b.capacity());
+            MemorySegment dst = segment(b, Math.max(bytes, 1));
+            Kernels k = Kernels.get();
+            long at = 0;
+            for (int i = 0; i < pages.size(); i++) {
+                DirectPage p = pages.get(i);
+                int m = to[i] - from[i];
+                if (p.validity() == null) {
+                    k.fillBits(dst, at, m, true);
+                } else {
+                    k.copyBits(p.validity(), from[i], dst, at, m);
+                }
+                at += m;
+            }
+            return b;
+        } catch (RuntimeException | Error e) {
+            b.close();
+            throw e;
+        }
+    }
+
+    /** Loads the buffers (the vector retains them) and drops the caller's references. */
+    private static void load(FieldVector v, int length, long nulls, ArrowBuf... bufs) {
+        try {
+            v.loadFieldBuffers(new ArrowFieldNode(length, nulls), List.of(bufs));
         } finally {
             for (ArrowBuf b : bufs) {
                 b.close();

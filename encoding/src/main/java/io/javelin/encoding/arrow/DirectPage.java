@@ -1,38 +1,51 @@
 package io.javelin.encoding.arrow;
 
 import io.javelin.encoding.io.SharedMemory;
+import io.javelin.encoding.kernel.Kernels;
+import io.javelin.objectstore.memory.Buffer;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.ForeignAllocation;
 
 /**
- * A decoded page of a leaf without nulls whose values sit in native memory in Arrow layout: fixed-width
- * values back to back, or variable-width bytes with page-relative offsets. Batches wrap slices of it as
- * Arrow buffers without copying ({@link #wrap}); each wrapped buffer holds a reference on the memory, so
- * the page can be dropped from a scan's cache while batches still use it. {@link #close()} drops the
- * page's own reference (idempotent).
+ * A decoded page of a top-level leaf whose values sit in native memory in Arrow layout: fixed-width values
+ * back to back, or variable-width bytes with page-relative native int64 offsets ({@code count + 1}, from 0),
+ * plus an optional native validity bitmap (LSB first, bit i = row i; null when every row is valid). Batches
+ * wrap slices of it as Arrow buffers without copying ({@link #wrap}); each wrapped buffer holds a reference
+ * on the memory, so the page can be dropped from a scan's cache while batches still use it. {@link #close()}
+ * drops the page's own reference (idempotent).
  */
 public final class DirectPage implements AutoCloseable {
+
+    static final ValueLayout.OfLong LONG_LE = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
 
     private final int count;
     private final int bitsPerValue;
     private final int itemsPerValue;
-    private final long[] offsets;
+    private final MemorySegment offsets;
     private final MemorySegment data;
+    private final MemorySegment validity;
     private final SharedMemory memory;
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    private DirectPage(int count, int bitsPerValue, int itemsPerValue, long[] offsets, MemorySegment data, SharedMemory memory) {
-        if (!data.isNative()) {
+    private DirectPage(int count, int bitsPerValue, int itemsPerValue, MemorySegment offsets, MemorySegment data,
+                       MemorySegment validity, SharedMemory memory) {
+        if (!data.isNative() || offsets != null && !offsets.isNative() || validity != null && !validity.isNative()) {
             throw new IllegalArgumentException("direct pages need native memory");
+        }
+        if (offsets != null && offsets.byteSize() < 8L * (count + 1) || validity != null && validity.byteSize() < Bits.bytesFor(count)) {
+            throw new IllegalArgumentException("offsets or validity too short for " + count + " values");
         }
         this.count = count;
         this.bitsPerValue = bitsPerValue;
         this.itemsPerValue = Math.max(1, itemsPerValue);
         this.offsets = offsets;
         this.data = data;
+        this.validity = validity;
         this.memory = memory;
     }
 
@@ -41,31 +54,67 @@ public final class DirectPage implements AutoCloseable {
      * items each for fixed-size lists); takes a reference on {@code memory}.
      */
     public static DirectPage fixed(int count, int bitsPerValue, int itemsPerValue, MemorySegment data, SharedMemory memory) {
+        return fixed(count, bitsPerValue, itemsPerValue, data, null, memory);
+    }
+
+    /** As {@link #fixed(int, int, int, MemorySegment, SharedMemory)} with a validity bitmap (null = all valid). */
+    public static DirectPage fixed(int count, int bitsPerValue, int itemsPerValue, MemorySegment data, MemorySegment validity,
+                                   SharedMemory memory) {
         if (bitsPerValue <= 0 || bitsPerValue % 8 != 0 || data.byteSize() < (long) count * (bitsPerValue / 8)) {
             throw new IllegalArgumentException("bad fixed page: " + count + " x " + bitsPerValue + " bits in " + data.byteSize() + " B");
         }
-        return new DirectPage(count, bitsPerValue, itemsPerValue, null, data, memory.retain());
+        return new DirectPage(count, bitsPerValue, itemsPerValue, null, data, validity, memory.retain());
     }
 
-    /** Variable-width values: {@code offsets} ({@code count + 1}, from 0) into {@code data}; takes a reference. */
-    public static DirectPage variable(long[] offsets, MemorySegment data, SharedMemory memory) {
-        return new DirectPage(offsets.length - 1, 0, 1, offsets, data, memory.retain());
+    /**
+     * Variable-width values: {@code offsets} ({@code count + 1} native little-endian int64, from 0) into
+     * {@code data}; validity may be null; takes a reference on {@code memory}.
+     */
+    public static DirectPage variable(int count, MemorySegment offsets, MemorySegment data, MemorySegment validity,
+                                      SharedMemory memory) {
+        return new DirectPage(count, 0, 1, offsets, data, validity, memory.retain());
     }
 
-    /** Copies heap values (no item validity) into fresh native memory owned by the page. */
-    public static DirectPage copyOf(Values v, String label) {
-        byte[] bytes = v instanceof Values.Var var ? var.data() : ((Values.Fixed) v).data();
-        long size = v instanceof Values.Var var ? var.offsets()[var.count()] : (long) v.count() * (((Values.Fixed) v).bitsPerValue() / 8);
-        io.javelin.objectstore.memory.Buffer b = io.javelin.objectstore.memory.Buffer.allocateUninitialized(Math.max(size, 1), label);
-        SharedMemory mem = new SharedMemory(b);
+    /**
+     * Copies heap values (no item validity) into fresh native memory owned by the page; {@code validity}
+     * (heap, LSB first, null = all valid) is copied too.
+     */
+    public static DirectPage copyOf(Values v, byte[] validity, String label) {
+        int n = v.count();
+        NativeBuffers bufs = new NativeBuffers(label);
         try {
-            MemorySegment.copy(MemorySegment.ofArray(bytes), 0, b.segment(), 0, size);
-            MemorySegment seg = b.segment().asSlice(0, size);
-            return v instanceof Values.Var var ? variable(var.offsets(), seg, mem)
-                    : fixed(v.count(), ((Values.Fixed) v).bitsPerValue(), ((Values.Fixed) v).itemsPerValue(), seg, mem);
+            MemorySegment valid = null;
+            if (validity != null) {
+                valid = bufs.allocate(Bits.bytesFor(n));
+                MemorySegment.copy(MemorySegment.ofArray(validity), 0, valid, 0, valid.byteSize());
+            }
+            DirectPage page;
+            if (v instanceof Values.Var var) {
+                long size = var.offsets()[n] - var.offsets()[0];
+                MemorySegment off = bufs.allocate(8L * (n + 1));
+                MemorySegment data = bufs.allocate(Math.max(size, 1)).asSlice(0, size);
+                MemorySegment.copy(MemorySegment.ofArray(var.data()), var.offsets()[0], data, 0, size);
+                long base = var.offsets()[0];
+                for (int i = 0; i <= n; i++) {
+                    off.setAtIndex(LONG_LE, i, var.offsets()[i] - base);
+                }
+                page = variable(n, off, data, valid, bufs.shared());
+            } else {
+                Values.Fixed f = (Values.Fixed) v;
+                long size = (long) n * (f.bitsPerValue() / 8);
+                MemorySegment data = bufs.allocate(Math.max(size, 1)).asSlice(0, size);
+                MemorySegment.copy(MemorySegment.ofArray(f.data()), 0, data, 0, size);
+                page = fixed(n, f.bitsPerValue(), f.itemsPerValue(), data, valid, bufs.shared());
+            }
+            return page;
         } finally {
-            mem.release(); // the page holds its own reference now (or none, if it failed)
+            bufs.release(); // the page holds its own reference now (or none, if it failed)
         }
+    }
+
+    /** Copies heap values into native memory (no nulls). */
+    public static DirectPage copyOf(Values v, String label) {
+        return copyOf(v, null, label);
     }
 
     public int count() {
@@ -80,34 +129,48 @@ public final class DirectPage implements AutoCloseable {
         return bitsPerValue;
     }
 
-    /** Page-relative offsets (variable pages only). */
-    public long[] offsets() {
+    public int itemsPerValue() {
+        return itemsPerValue;
+    }
+
+    /** Page-relative native int64 offsets (variable pages only). */
+    public MemorySegment offsets() {
         return offsets;
     }
 
-    /** Byte range of values {@code [from, to)} within {@link #data()}. */
-    public long byteStart(int from) {
-        return offsets != null ? offsets[from] : (long) from * (bitsPerValue / 8);
+    /** The validity bitmap, or null when every value is valid. */
+    public MemorySegment validity() {
+        return validity;
+    }
+
+    /** Byte offset of value {@code i} within {@link #data()}. */
+    public long byteStart(int i) {
+        return offsets != null ? offsets.getAtIndex(LONG_LE, i) : (long) i * (bitsPerValue / 8);
     }
 
     public MemorySegment data() {
         return data;
     }
 
+    /** Nulls among values {@code [from, to)}. */
+    public long nullCount(int from, int to) {
+        return validity == null || to <= from ? 0 : (to - from) - Kernels.get().countSetBits(validity, from, to - from);
+    }
+
     /**
-     * An Arrow buffer over bytes {@code [offset, offset + length)} of the data, accounted to {@code allocator};
-     * it keeps the memory alive until it is released.
+     * An Arrow buffer over bytes {@code [offset, offset + length)} of {@code segment} (which must lie in
+     * this page's memory), accounted to {@code allocator}; it keeps the memory alive until it is released.
      */
-    public ArrowBuf wrap(BufferAllocator allocator, long offset, long length) {
+    public ArrowBuf wrap(BufferAllocator allocator, MemorySegment segment, long offset, long length) {
         if (length == 0) {
             return allocator.getEmpty();
         }
-        java.util.Objects.checkFromIndexSize(offset, length, data.byteSize());
+        java.util.Objects.checkFromIndexSize(offset, length, segment.byteSize());
         if (!memory.tryRetain()) {
             throw new IllegalStateException("page memory already released");
         }
         try {
-            return allocator.wrapForeignAllocation(new ForeignAllocation(length, data.address() + offset) {
+            return allocator.wrapForeignAllocation(new ForeignAllocation(length, segment.address() + offset) {
                 @Override
                 protected void release0() {
                     memory.release();
@@ -119,25 +182,100 @@ public final class DirectPage implements AutoCloseable {
         }
     }
 
+    /** {@link #wrap(BufferAllocator, MemorySegment, long, long)} of the value data. */
+    public ArrowBuf wrap(BufferAllocator allocator, long offset, long length) {
+        return wrap(allocator, data, offset, length);
+    }
+
     /** Heap copy of values {@code [from, to)} (for the general assembly path). */
     public Values slice(int from, int to) {
         long b0 = byteStart(from);
         long b1 = byteStart(to);
-        byte[] bytes = data.asSlice(b0, b1 - b0).toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
+        byte[] bytes = data.asSlice(b0, b1 - b0).toArray(ValueLayout.JAVA_BYTE);
         if (offsets == null) {
             return new Values.Fixed(bytes, bitsPerValue, to - from, null, itemsPerValue);
         }
         long[] off = new long[to - from + 1];
         for (int i = 0; i <= to - from; i++) {
-            off[i] = offsets[from + i] - b0;
+            off[i] = offsets.getAtIndex(LONG_LE, from + i) - b0;
         }
         return new Values.Var(off, bytes);
+    }
+
+    /** Definition levels of values {@code [from, to)} (0 valid, 1 null) for the general path, or null without nulls. */
+    public short[] defLevels(int from, int to) {
+        if (nullCount(from, to) == 0) {
+            return null;
+        }
+        short[] def = new short[to - from];
+        for (int i = from; i < to; i++) {
+            if ((validity.get(ValueLayout.JAVA_BYTE, i >>> 3) & (1 << (i & 7))) == 0) {
+                def[i - from] = 1;
+            }
+        }
+        return def;
     }
 
     @Override
     public void close() {
         if (closed.compareAndSet(false, true)) {
             memory.release();
+        }
+    }
+
+    /**
+     * The native buffers a decoder fills for one page, released together: {@link #shared()} is the memory
+     * a {@link DirectPage} retains; {@link #release()} drops the decoder's own reference (freeing
+     * everything if no page took one, e.g. after a decode error).
+     */
+    public static final class NativeBuffers {
+        private final String label;
+        private final java.util.List<Buffer> buffers = new java.util.ArrayList<>();
+        private final SharedMemory shared;
+
+        public NativeBuffers(String label) {
+            this.label = label;
+            this.shared = new SharedMemory(() -> {
+                synchronized (buffers) {
+                    buffers.forEach(Buffer::close);
+                    buffers.clear();
+                }
+            });
+        }
+
+        /** A new uninitialized native buffer of {@code size} bytes, freed with the others. */
+        public MemorySegment allocate(long size) {
+            Buffer b = Buffer.allocateUninitialized(Math.max(size, 1), label);
+            synchronized (buffers) {
+                buffers.add(b);
+            }
+            return b.segment().asSlice(0, size);
+        }
+
+        /**
+         * Moves {@code used} bytes of {@code old} (allocated here) into a new buffer of {@code size} bytes and
+         * frees the old one.
+         */
+        public MemorySegment grow(MemorySegment old, long used, long size) {
+            MemorySegment next = allocate(size);
+            MemorySegment.copy(old, 0, next, 0, used);
+            synchronized (buffers) {
+                for (int i = 0; i < buffers.size(); i++) {
+                    if (buffers.get(i).segment().address() == old.address()) {
+                        buffers.remove(i).close();
+                        break;
+                    }
+                }
+            }
+            return next;
+        }
+
+        public SharedMemory shared() {
+            return shared;
+        }
+
+        public void release() {
+            shared.release();
         }
     }
 }

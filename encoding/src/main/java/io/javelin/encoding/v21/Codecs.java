@@ -56,6 +56,32 @@ public final class Codecs {
         }
     }
 
+    /** As {@link #unpack1024Into(int, int, Buf, long, byte[], long)} into any segment (room for 1024 values). */
+    public static void unpack1024Into(int typeBits, int width, Buf src, long pos, MemorySegment out, long outPos) {
+        src.check(pos, Kernels.packedBytes(width));
+        try {
+            Kernels.get().unpack(typeBits, width, src.seg(), pos, out, outPos);
+        } catch (KernelInputException | IndexOutOfBoundsException e) {
+            throw src.corrupt(pos, "Bad bit-packed block: " + e.getMessage());
+        }
+    }
+
+    /** The parsed FSST symbol table of a protobuf field (parsed once per distinct table, as in fsstDecode). */
+    public static FsstSymbolTable fsstTable(Buf ctx, com.google.protobuf.ByteString table) {
+        ParsedTable last = lastTable;
+        if (last != null && last.bytes() == table) {
+            return last.table();
+        }
+        Buf tb = Buf.ofArray(ctx.resource(), ctx.fileOffset(), table.toByteArray());
+        try {
+            FsstSymbolTable parsed = FsstSymbolTable.parse(tb.seg(), 0);
+            lastTable = new ParsedTable(table, parsed);
+            return parsed;
+        } catch (CodecException e) {
+            throw tb.corrupt(Math.max(0, e.offset()), "Bad FSST data: " + e.getMessage());
+        }
+    }
+
     /** Decodes FSST-compressed strings with a 2312-byte Lance symbol table. */
     public static Values.Var fsstDecode(Buf symbolTable, Values.Var compressed) {
         try {

@@ -126,6 +126,105 @@ final class Compressions {
         }
     }
 
+    /**
+     * Decodes {@code n} fixed-width values of {@code w} bytes of one mini-block chunk straight into {@code dst}
+     * at {@code dstOff}. Flat, inline bit-packing, byte-stream-split, RLE, general compression and fixed-size
+     * lists without item validity write in place (bit-packing writes whole blocks of 1024 values: the caller
+     * leaves room past the end); anything else decodes on the heap and is copied once.
+     */
+    static void miniBlockInto(CompressiveEncoding e, List<Buf> bufs, int n, Buf ctx, java.lang.foreign.MemorySegment dst, long dstOff,
+                              int w) {
+        checkCount(ctx, n);
+        long bytes = (long) n * w;
+        switch (e.getCompressionCase()) {
+            case FLAT -> {
+                if (checkBits(ctx, e.getFlat().getBitsPerValue()) == w * 8) {
+                    Buf b = need(bufs, 0, ctx);
+                    b.check(0, bytes);
+                    java.lang.foreign.MemorySegment.copy(b.seg(), 0, dst, dstOff, bytes);
+                    return;
+                }
+            }
+            case INLINE_BITPACKING -> {
+                int t = typeBits(ctx, e.getInlineBitpacking().getUncompressedBitsPerValue());
+                if (t == w * 8) {
+                    Buf b = need(bufs, 0, ctx);
+                    if (n > 1024) {
+                        throw b.corrupt(0, "Inline bit-packed chunk of " + n + " values (max 1024)");
+                    }
+                    int bw = (int) b.uint(0, t / 8);
+                    if (bw > t) {
+                        throw b.corrupt(0, "Impossible bit width " + bw + " for " + t + "-bit values");
+                    }
+                    if (bw == 0) {
+                        dst.asSlice(dstOff, bytes).fill((byte) 0);
+                    } else {
+                        Codecs.unpack1024Into(t, bw, b, t / 8, dst, dstOff);
+                    }
+                    return;
+                }
+            }
+            case BYTE_STREAM_SPLIT -> {
+                int bits = checkBits(ctx, flatBits(ctx, e.getByteStreamSplit().getValues()));
+                if (bits == w * 8 && (w == 2 || w == 4 || w == 8)) {
+                    Buf b = need(bufs, 0, ctx);
+                    b.check(0, bytes);
+                    io.javelin.encoding.kernel.Kernels.get().bssDecode(w, b.seg(), 0, n, dst, dstOff);
+                    return;
+                }
+            }
+            case RLE -> {
+                int bits = checkBits(ctx, flatBits(ctx, e.getRle().getValues()));
+                if (bits == w * 8 && (w == 1 || w == 2 || w == 4 || w == 8 || w == 16)) {
+                    Buf values = need(bufs, 0, ctx);
+                    Buf lengths = need(bufs, 1, ctx);
+                    long runs = lengths.size();
+                    if (values.size() < runs * w) {
+                        throw values.corrupt(0, "RLE values buffer of " + values.size() + " bytes for " + runs + " runs");
+                    }
+                    if (n > 255 * runs) {
+                        throw lengths.corrupt(0, "RLE of " + runs + " runs cannot hold " + n + " values");
+                    }
+                    long pos = io.javelin.encoding.kernel.Kernels.get().expandRle(w, values.seg(), 0, lengths.seg(), 0, runs,
+                            dst.asSlice(dstOff, bytes), 0, n);
+                    if (pos < n) {
+                        throw lengths.corrupt(0, "RLE runs cover " + pos + " of " + n + " values");
+                    }
+                    return;
+                }
+            }
+            case GENERAL -> {
+                List<Buf> rest = new ArrayList<>(bufs);
+                rest.set(0, decompress(e.getGeneral().getCompression(), need(bufs, 0, ctx)));
+                miniBlockInto(e.getGeneral().getValues(), rest, n, ctx, dst, dstOff, w);
+                return;
+            }
+            case FIXED_SIZE_LIST -> {
+                long dim = e.getFixedSizeList().getItemsPerValue();
+                if (!e.getFixedSizeList().getHasValidity() && dim > 0 && w % dim == 0 && dim * n <= MAX_VALUES) {
+                    miniBlockInto(e.getFixedSizeList().getValues(), bufs, (int) (dim * n), ctx, dst, dstOff, (int) (w / dim));
+                    return;
+                }
+            }
+            default -> {
+            }
+        }
+        Values v = miniBlock(e, bufs, n, ctx);
+        if (!(v instanceof Values.Fixed f) || f.bitsPerValue() != w * 8 || f.itemValidity() != null || f.data().length < bytes) {
+            throw ctx.corrupt(0, "Mini-block values do not match the column's " + (w * 8) + "-bit values");
+        }
+        java.lang.foreign.MemorySegment.copy(java.lang.foreign.MemorySegment.ofArray(f.data()), 0, dst, dstOff, bytes);
+    }
+
+    /** True if the encoding tree holds a fixed-size list with item validity (not in Arrow layout as decoded). */
+    static boolean hasItemValidity(CompressiveEncoding e) {
+        return switch (e.getCompressionCase()) {
+            case FIXED_SIZE_LIST -> e.getFixedSizeList().getHasValidity() || hasItemValidity(e.getFixedSizeList().getValues());
+            case GENERAL -> hasItemValidity(e.getGeneral().getValues());
+            default -> false;
+        };
+    }
+
     static Values fslOf(Buf ctx, Values inner, int dim, int n, byte[] validity) {
         if (!(inner instanceof Values.Fixed f) || f.bitsPerValue() % 8 != 0) {
             throw ctx.corrupt(0, "Fixed-size list over non byte-aligned values");

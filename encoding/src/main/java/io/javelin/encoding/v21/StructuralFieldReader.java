@@ -115,11 +115,19 @@ public final class StructuralFieldReader implements FieldReader {
                 return dp;
             }
         }
+        direct &= DirectAssembler.supportsField(field.arrow());
+        if (direct && layout.hasMiniBlockLayout() && page.getLength() <= Compressions.MAX_VALUES) {
+            RepDef rd = new RepDef(md.resource(), at, StructuralPages.layers(layout));
+            if (NativePages.supports(layout.getMiniBlockLayout(), leaf.kind, rd)) {
+                return NativePages.miniBlock(md.resource(), at, layout.getMiniBlockLayout(), buffers, (int) page.getLength(), leaf.kind, rd);
+            }
+        }
         Object decoded = StructuralPages.decode(md.resource(), at, layout, buffers, page.getLength(), leaf.kind, md.fileSize());
-        if (direct && decoded instanceof LeafPage lp && lp.rep == null && lp.def == null && lp.numRows == lp.values.count()
-                && (lp.values instanceof Values.Var
-                || lp.values instanceof Values.Fixed f && f.itemValidity() == null && f.bitsPerValue() % 8 == 0)) {
-            return DirectPage.copyOf(lp.values, "page");
+        if (direct && decoded instanceof LeafPage lp) {
+            DirectPage dp = NativePages.copyOf(lp);
+            if (dp != null) {
+                return dp;
+            }
         }
         return decoded;
     }
@@ -156,13 +164,26 @@ public final class StructuralFieldReader implements FieldReader {
         Leaf l = leaves.get(0);
         long from = ranges.get(0)[0];
         long to = ranges.get(0)[1];
-        int p = firstPage(l, from);
-        if (to <= from || l.pageStarts[p + 1] < to || !(pages.apply(new PageRef(l.column, p)) instanceof DirectPage dp)) {
+        if (to <= from) {
             return null;
         }
-        int f0 = (int) (from - l.pageStarts[p]);
-        int f1 = (int) (to - l.pageStarts[p]);
-        return DirectAssembler.toVector(field.arrow(), dp, f0, f1, allocator);
+        // the pages under [from, to): one is wrapped, several (a batch straddling pages) are copied once natively
+        List<DirectPage> parts = new ArrayList<>();
+        List<int[]> bounds = new ArrayList<>();
+        for (long row = from; row < to; ) {
+            int p = firstPage(l, row);
+            if (!(pages.apply(new PageRef(l.column, p)) instanceof DirectPage dp) || l.pageStarts[p + 1] <= row) {
+                return null;
+            }
+            int f0 = (int) (row - l.pageStarts[p]);
+            int f1 = (int) (Math.min(to, l.pageStarts[p + 1]) - l.pageStarts[p]);
+            parts.add(dp);
+            bounds.add(new int[] {f0, f1});
+            row = l.pageStarts[p] + f1;
+        }
+        int[] f0 = bounds.stream().mapToInt(b -> b[0]).toArray();
+        int[] f1 = bounds.stream().mapToInt(b -> b[1]).toArray();
+        return DirectAssembler.toVector(field.arrow(), parts, f0, f1, allocator);
     }
 
     /** Rows of a page decoded partially: {@code rows[i]} (page-local) is row i of {@code page}. */
@@ -223,7 +244,7 @@ public final class StructuralFieldReader implements FieldReader {
             if (decoded instanceof DirectPage dp && l.pageStarts[p + 1] >= to && to > from) {
                 int v0 = (int) (from - l.pageStarts[p]);
                 int v1 = (int) (to - l.pageStarts[p]);
-                res.values.reserve(v1 - v0, dp.variable() ? dp.offsets()[v1] - dp.offsets()[v0] : 0);
+                res.values.reserve(v1 - v0, dp.variable() ? dp.byteStart(v1) - dp.byteStart(v0) : 0);
             } else if (decoded instanceof LeafPage lp && l.pageStarts[p + 1] >= to && to > from) {
                 int v0 = lp.visibleBefore(lp.levelStart((int) (from - l.pageStarts[p])));
                 int v1 = lp.visibleBefore(lp.levelStart((int) (to - l.pageStarts[p])));
@@ -265,8 +286,8 @@ public final class StructuralFieldReader implements FieldReader {
                         throw new CorruptFileException(md.resource(), -1, "No progress reading row " + row + " of column " + l.column);
                     }
                     RepDef rd = new RepDef(md.resource(), -1, layersOf(l, p));
-                    res.append(md.resource(), new LeafPage(md.resource(), rd, f1 - f0, f1 - f0, null, null, dp.slice(f0, f1)), 0,
-                            f1 - f0, rd);
+                    res.append(md.resource(), new LeafPage(md.resource(), rd, f1 - f0, f1 - f0, null, dp.defLevels(f0, f1),
+                            dp.slice(f0, f1)), 0, f1 - f0, rd);
                     row = pageStart + f1;
                     continue;
                 }

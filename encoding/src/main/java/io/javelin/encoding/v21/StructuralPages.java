@@ -174,34 +174,11 @@ public final class StructuralPages {
         for (int k = 0; k < chunks.size(); k++) {
             Buf chunk = chunks.get(k);
             long nvals = counts.get(k);
-            int p = 0;
-            int numLevels = chunk.u16(p);
-            p += 2;
-            int repSize = 0;
-            int defSize = 0;
-            if (hasRep) {
-                repSize = chunk.u16(p);
-                p += 2;
-            }
-            if (hasDef) {
-                defSize = chunk.u16(p);
-                p += 2;
-            }
-            long[] sizes = new long[(int) numBuffers];
-            for (int b = 0; b < numBuffers; b++) {
-                sizes[b] = chunk.uint(p, wordW);
-                p += wordW;
-            }
-            long q = align8(p);
-            Buf repBuf = chunk.slice(q, repSize);
-            q = align8(q + repSize);
-            Buf defBuf = chunk.slice(q, defSize);
-            q = align8(q + defSize);
-            List<Buf> vbufs = new ArrayList<>();
-            for (int b = 0; b < numBuffers; b++) {
-                vbufs.add(chunk.slice(q, sizes[b]));
-                q = align8(q + sizes[b]);
-            }
+            ChunkParts parts = chunkParts(mb, chunk);
+            int numLevels = parts.numLevels();
+            Buf repBuf = parts.rep();
+            Buf defBuf = parts.def();
+            List<Buf> vbufs = parts.values();
             if (hasRep || hasDef) {
                 if (hasRep) {
                     rep.addAll(Compressions.levels(mb.getRepCompression(), repBuf, numLevels));
@@ -222,6 +199,49 @@ public final class StructuralPages {
         }
         return new LeafPage(resource, rd, numRows, levels, rep == null ? null : rep.toArray(), def == null ? null : def.toArray(),
                 vb.build());
+    }
+
+    /** The parts of one mini-block chunk: level count, rep and def level buffers, value buffers. */
+    record ChunkParts(int numLevels, Buf rep, Buf def, List<Buf> values) {
+    }
+
+    static ChunkParts chunkParts(MiniBlockLayout mb, Buf chunk) {
+        boolean hasRep = mb.hasRepCompression();
+        boolean hasDef = mb.hasDefCompression();
+        int wordW = mb.getHasLargeChunk() ? 4 : 2;
+        long numBuffers = mb.getNumBuffers();
+        if (numBuffers < 1 || numBuffers > 64) {
+            throw chunk.corrupt(0, "Impossible mini-block num_buffers " + numBuffers);
+        }
+        int p = 0;
+        int numLevels = chunk.u16(p);
+        p += 2;
+        int repSize = 0;
+        int defSize = 0;
+        if (hasRep) {
+            repSize = chunk.u16(p);
+            p += 2;
+        }
+        if (hasDef) {
+            defSize = chunk.u16(p);
+            p += 2;
+        }
+        long[] sizes = new long[(int) numBuffers];
+        for (int b = 0; b < numBuffers; b++) {
+            sizes[b] = chunk.uint(p, wordW);
+            p += wordW;
+        }
+        long q = align8(p);
+        Buf repBuf = chunk.slice(q, repSize);
+        q = align8(q + repSize);
+        Buf defBuf = chunk.slice(q, defSize);
+        q = align8(q + defSize);
+        List<Buf> vbufs = new ArrayList<>((int) numBuffers);
+        for (int b = 0; b < numBuffers; b++) {
+            vbufs.add(chunk.slice(q, sizes[b]));
+            q = align8(q + sizes[b]);
+        }
+        return new ChunkParts(numLevels, repBuf, defBuf, vbufs);
     }
 
     static void gather(Buf ctx, Values dict, long dictItems, Values indices, ValuesBuilder vb) {

@@ -1,0 +1,345 @@
+package io.javelin.encoding.v21;
+
+import io.javelin.encoding.CorruptFileException;
+import io.javelin.encoding.arrow.Bits;
+import io.javelin.encoding.arrow.DirectPage;
+import io.javelin.encoding.arrow.Values;
+import io.javelin.encoding.compress.CodecException;
+import io.javelin.encoding.compress.FsstSymbolTable;
+import io.javelin.encoding.io.Buf;
+import io.javelin.encoding.kernel.KernelInputException;
+import io.javelin.encoding.kernel.Kernels;
+import io.javelin.encoding.pb.v21.CompressiveEncoding;
+import io.javelin.encoding.pb.v21.MiniBlockLayout;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
+import java.util.List;
+
+/**
+ * Decodes pages of top-level leaves without repetition straight into native memory in Arrow layout
+ * ({@link DirectPage}): mini-block chunks write their values into one native buffer of the page at their
+ * row (fixed width: unpacked, expanded or copied in place; variable width: bytes appended to a growing
+ * native buffer with native int64 offsets, FSST decoded in place), and def levels become a native validity
+ * bitmap. Nothing of page size lives on the heap; scan batches then wrap slices of the page.
+ */
+final class NativePages {
+
+    private static final ValueLayout.OfLong LONG_LE = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    /** Room past the last value: bit-unpacking writes whole blocks of 1024 values (at most 8 bytes each). */
+    private static final long UNPACK_PAD = 1024 * 8;
+
+    private NativePages() {
+    }
+
+    /** True if a page of this layout and kind can decode natively (else the heap path runs). */
+    static boolean supports(MiniBlockLayout mb, LeafKind kind, RepDef rd) {
+        if (rd.layers.length != 1 || rd.maxRep != 0 || mb.hasRepCompression() || rd.maxDef > 1) {
+            return false;
+        }
+        if (!kind.variable() && (kind.bitsPerValue() <= 0 || kind.bitsPerValue() % 8 != 0)) {
+            return false;
+        }
+        return !Compressions.hasItemValidity(mb.getValueCompression()) && !(mb.hasDictionary()
+                && Compressions.hasItemValidity(mb.getDictionary()));
+    }
+
+    /** A mini-block page of {@code numRows} rows decoded into native memory ({@link #supports} must hold). */
+    static DirectPage miniBlock(String resource, long at, MiniBlockLayout mb, List<Buf> bufs, int numRows, LeafKind kind,
+                                RepDef rd) {
+        boolean dictionary = mb.hasDictionary();
+        int expectBufs = 2 + (dictionary ? 1 : 0) + (mb.getRepetitionIndexDepth() > 0 ? 1 : 0);
+        if (bufs.size() < expectBufs) {
+            throw new CorruptFileException(resource, at, "Mini-block page has " + bufs.size() + " buffers, needs " + expectBufs);
+        }
+        Buf data = bufs.get(1);
+        StructuralPages.ChunkTable t = StructuralPages.chunkTable(mb, bufs.get(0), data.size());
+        if (mb.getNumItems() != numRows) {
+            throw new CorruptFileException(resource, at, "Mini-block page of " + numRows + " rows holds " + mb.getNumItems() + " values");
+        }
+        Values dict = dictionary ? StructuralPages.dictionary(mb, bufs.get(2)) : null;
+        DirectPage.NativeBuffers nb = new DirectPage.NativeBuffers("page");
+        try {
+            MemorySegment validity = null;
+            if (mb.hasDefCompression()) {
+                validity = nb.allocate(Bits.bytesFor(numRows));
+                validity.fill((byte) 0);
+            }
+            long nulls = 0;
+            Out out = kind.variable() ? new VarOut(nb, numRows, data.size()) : new FixedOut(nb, numRows, kind.bitsPerValue() / 8);
+            int row = 0;
+            for (int c = 0; c < t.size(); c++) {
+                Buf chunk = data.slice(t.offset()[c], t.bytes()[c]);
+                int n = (int) t.values()[c];
+                StructuralPages.ChunkParts parts = StructuralPages.chunkParts(mb, chunk);
+                if (validity != null) {
+                    if (parts.numLevels() != n) {
+                        throw chunk.corrupt(0, "Chunk of " + n + " values has " + parts.numLevels() + " levels");
+                    }
+                    nulls += validity(chunk, Compressions.levels(mb.getDefCompression(), parts.def(), n), validity, row);
+                }
+                if (dict != null) {
+                    Values idx = Compressions.miniBlock(mb.getValueCompression(), parts.values(), n, chunk);
+                    out.gather(chunk, dict, Math.min(mb.getNumDictionaryItems(), dict.count()), idx, row, n);
+                } else {
+                    out.chunk(mb.getValueCompression(), parts.values(), chunk, row, n);
+                }
+                row += n;
+            }
+            if (row != numRows) {
+                throw new CorruptFileException(resource, at, "Mini-block chunks hold " + row + " values for " + numRows + " rows");
+            }
+            return out.page(numRows, kind, nulls > 0 ? validity : null, nb);
+        } catch (KernelInputException e) {
+            throw new CorruptFileException(resource, at, "Bad mini-block values: " + e.getMessage(), e);
+        } finally {
+            nb.release();
+        }
+    }
+
+    /**
+     * A heap-decoded page of a top-level leaf without repetition (full-zip, constant, all-null) copied once
+     * into native memory, def levels becoming the validity bitmap; null when it is not in that shape.
+     */
+    static DirectPage copyOf(LeafPage lp) {
+        if (lp.rep != null || lp.numRows != lp.values.count() || lp.numLevels != lp.numRows
+                || !(lp.values instanceof Values.Var
+                || lp.values instanceof Values.Fixed f && f.itemValidity() == null && f.bitsPerValue() % 8 == 0 && f.bitsPerValue() > 0)) {
+            return null;
+        }
+        byte[] validity = null;
+        if (lp.def != null) {
+            Kernels k = Kernels.get();
+            MemorySegment lv = MemorySegment.ofArray(lp.def);
+            if (k.countLevelsBelow(2, lv, 0, lp.numLevels, 2) != lp.numLevels) {
+                return null;
+            }
+            byte[] bits = new byte[Bits.bytesFor(lp.numLevels) + 1];
+            if (k.levelsToValidity(2, lv, 0, lp.numLevels, 1, MemorySegment.ofArray(bits), 0) > 0) {
+                validity = bits;
+            }
+        }
+        return DirectPage.copyOf(lp.values, validity, "page");
+    }
+
+    /** Writes the validity of {@code def} (0 valid, 1 null) at bit {@code row}; returns the nulls. */
+    private static long validity(Buf chunk, short[] def, MemorySegment validity, int row) {
+        Kernels k = Kernels.get();
+        MemorySegment lv = MemorySegment.ofArray(def);
+        if (k.countLevelsBelow(2, lv, 0, def.length, 2) != def.length) {
+            throw chunk.corrupt(0, "Definition level above the maximum 1");
+        }
+        if ((row & 7) == 0) {
+            return k.levelsToValidity(2, lv, 0, def.length, 1, validity, row >>> 3);
+        }
+        byte[] tmp = new byte[Bits.bytesFor(def.length) + 1];
+        long nulls = k.levelsToValidity(2, lv, 0, def.length, 1, MemorySegment.ofArray(tmp), 0);
+        k.copyBits(MemorySegment.ofArray(tmp), 0, validity, row, def.length);
+        return nulls;
+    }
+
+    /** The page's value buffers while chunks are decoded. */
+    private interface Out {
+        void chunk(CompressiveEncoding e, List<Buf> values, Buf chunk, int row, int n);
+
+        void gather(Buf chunk, Values dict, long limit, Values indices, int row, int n);
+
+        DirectPage page(int numRows, LeafKind kind, MemorySegment validity, DirectPage.NativeBuffers nb);
+    }
+
+    private static final class FixedOut implements Out {
+        final MemorySegment data;
+        final int w;
+
+        FixedOut(DirectPage.NativeBuffers nb, int numRows, int w) {
+            this.w = w;
+            this.data = nb.allocate((long) numRows * w + UNPACK_PAD);
+        }
+
+        @Override
+        public void chunk(CompressiveEncoding e, List<Buf> values, Buf chunk, int row, int n) {
+            Compressions.miniBlockInto(e, values, n, chunk, data, (long) row * w, w);
+        }
+
+        @Override
+        public void gather(Buf chunk, Values dict, long limit, Values indices, int row, int n) {
+            if (!(indices instanceof Values.Fixed f) || (f.bitsPerValue() != 8 && f.bitsPerValue() != 16 && f.bitsPerValue() != 32)
+                    || f.count() < n) {
+                throw chunk.corrupt(0, "Dictionary indices must be 8, 16 or 32-bit integers");
+            }
+            if (!(dict instanceof Values.Fixed d) || d.bitsPerValue() != w * 8 || d.itemValidity() != null
+                    || (w != 1 && w != 2 && w != 4 && w != 8 && w != 16)) {
+                throw chunk.corrupt(0, "Dictionary of " + dict.getClass().getSimpleName() + " values for " + (w * 8) + "-bit values");
+            }
+            try {
+                Kernels.get().gather(w, MemorySegment.ofArray(d.data()), 0, limit, f.bitsPerValue() / 8, MemorySegment.ofArray(f.data()),
+                        0, n, data, (long) row * w);
+            } catch (KernelInputException e) {
+                throw chunk.corrupt(0, "Dictionary index out of range [0, " + limit + "): " + e.getMessage());
+            }
+        }
+
+        @Override
+        public DirectPage page(int numRows, LeafKind kind, MemorySegment validity, DirectPage.NativeBuffers nb) {
+            return DirectPage.fixed(numRows, kind.bitsPerValue(), kind.itemsPerValue(), data.asSlice(0, (long) numRows * w), validity,
+                    nb.shared());
+        }
+    }
+
+    private static final class VarOut implements Out {
+        final DirectPage.NativeBuffers nb;
+        final MemorySegment offsets;
+        MemorySegment data;
+        long size;
+
+        VarOut(DirectPage.NativeBuffers nb, int numRows, long pageBytes) {
+            this.nb = nb;
+            this.offsets = nb.allocate(8L * (numRows + 1));
+            offsets.setAtIndex(LONG_LE, 0, 0);
+            this.data = nb.allocate(Math.max(64, pageBytes));
+        }
+
+        void ensure(long extra) {
+            if (extra > Codecs.MAX_DECOMPRESSED || size + extra > Codecs.MAX_DECOMPRESSED * 8) {
+                throw new KernelInputException("page of more than " + (Codecs.MAX_DECOMPRESSED * 8) + " string bytes", 0);
+            }
+            if (size + extra > data.byteSize()) {
+                data = nb.grow(data, size, Math.max(size + extra, data.byteSize() * 2));
+            }
+        }
+
+        @Override
+        public void chunk(CompressiveEncoding e, List<Buf> values, Buf chunk, int row, int n) {
+            if (e.getCompressionCase() == CompressiveEncoding.CompressionCase.VARIABLE) {
+                int ow = offsetWidth(e, chunk);
+                if (ow > 0) {
+                    plain(Compressions.need(values, 0, chunk), ow, row, n);
+                    return;
+                }
+            } else if (e.getCompressionCase() == CompressiveEncoding.CompressionCase.FSST
+                    && e.getFsst().getValues().getCompressionCase() == CompressiveEncoding.CompressionCase.VARIABLE) {
+                int ow = offsetWidth(e.getFsst().getValues(), chunk);
+                if (ow > 0) {
+                    fsst(Codecs.fsstTable(chunk, e.getFsst().getSymbolTable()), Compressions.need(values, 0, chunk), ow, row, n);
+                    return;
+                }
+            }
+            Values v = Compressions.miniBlock(e, values, n, chunk);
+            if (!(v instanceof Values.Var var) || var.count() != n) {
+                throw chunk.corrupt(0, "Fixed-width values in a string column");
+            }
+            long[] o = var.offsets();
+            long len = o[n] - o[0];
+            ensure(len);
+            MemorySegment.copy(MemorySegment.ofArray(var.data()), o[0], data, size, len);
+            for (int i = 1; i <= n; i++) {
+                offsets.setAtIndex(LONG_LE, row + i, size + o[i] - o[0]);
+            }
+            size += len;
+        }
+
+        private static int offsetWidth(CompressiveEncoding variable, Buf ctx) {
+            CompressiveEncoding off = variable.getVariable().getOffsets();
+            long ob = off.getFlat().getBitsPerValue();
+            return off.getCompressionCase() == CompressiveEncoding.CompressionCase.FLAT && (ob == 32 || ob == 64) ? (int) ob / 8 : 0;
+        }
+
+        /** Offsets ({@code n + 1} of {@code ow} bytes, relative to the buffer) then bytes, in one buffer. */
+        private void plain(Buf b, int ow, int row, int n) {
+            b.check(0, (long) (n + 1) * ow);
+            long base = b.uint(0, ow);
+            long prev = base;
+            for (int i = 1; i <= n; i++) {
+                long o = b.uint((long) i * ow, ow);
+                if (o < prev || o > b.size()) {
+                    throw b.corrupt((long) i * ow, "Variable offset " + o + " out of order or past the chunk of " + b.size());
+                }
+                offsets.setAtIndex(LONG_LE, row + i, size + o - base);
+                prev = o;
+            }
+            long len = prev - base;
+            if (base > b.size()) {
+                throw b.corrupt(0, "Variable offset " + base + " past the chunk of " + b.size());
+            }
+            ensure(len);
+            MemorySegment.copy(b.seg(), base, data, size, len);
+            size += len;
+        }
+
+        /** FSST codes laid out as {@link #plain}, decoded into the page's bytes and offsets. */
+        private void fsst(FsstSymbolTable table, Buf b, int ow, int row, int n) {
+            b.check(0, (long) (n + 1) * ow);
+            long base = b.uint(0, ow);
+            long end = b.uint((long) n * ow, ow);
+            if (base > end || end > b.size()) {
+                throw b.corrupt(0, "FSST offsets [" + base + ", " + end + ") past the chunk of " + b.size());
+            }
+            ensure(table.maxDecodedLength(end - base));
+            try {
+                long decoded;
+                if (ow == 8) {
+                    decoded = table.decodeBatch(8, b.seg(), 0, n, b.seg(), base, end - base, offsets, 8L * row, data, size,
+                            data.byteSize() - size);
+                    // the batch wrote offsets from 0 over the previous end (which was size): rebase in place
+                    Kernels.get().rebaseOffsets64to64(offsets, 8L * row, n + 1, size, offsets, 8L * row);
+                } else {
+                    int[] tmp = new int[n + 1];
+                    MemorySegment t = MemorySegment.ofArray(tmp);
+                    decoded = table.decodeBatch(4, b.seg(), 0, n, b.seg(), base, end - base, t, 0, data, size, data.byteSize() - size);
+                    Kernels.get().rebaseOffsets32to64(t, 0, n + 1, size, offsets, 8L * row);
+                }
+                size += decoded;
+            } catch (CodecException e) {
+                throw b.corrupt(Math.max(0, e.offset()), "Bad FSST data: " + e.getMessage());
+            }
+        }
+
+        @Override
+        public void gather(Buf chunk, Values dict, long limit, Values indices, int row, int n) {
+            if (!(indices instanceof Values.Fixed f) || (f.bitsPerValue() != 8 && f.bitsPerValue() != 16 && f.bitsPerValue() != 32
+                    && f.bitsPerValue() != 64) || f.count() < n) {
+                throw chunk.corrupt(0, "Dictionary indices must be integers");
+            }
+            if (!(dict instanceof Values.Var d)) {
+                throw chunk.corrupt(0, "Fixed-width dictionary for a string column");
+            }
+            int iw = f.bitsPerValue() / 8;
+            MemorySegment idx = MemorySegment.ofArray(f.data());
+            long[] dOff = d.offsets();
+            long total = 0;
+            for (int i = 0; i < n; i++) {
+                long ix = index(idx, i, iw);
+                if (ix < 0 || ix >= limit) {
+                    throw chunk.corrupt(0, "Dictionary index " + ix + " out of range [0, " + limit + ")");
+                }
+                total += dOff[(int) ix + 1] - dOff[(int) ix];
+            }
+            ensure(total);
+            MemorySegment src = MemorySegment.ofArray(d.data());
+            long pos = size;
+            for (int i = 0; i < n; i++) {
+                int ix = (int) index(idx, i, iw);
+                long s = dOff[ix];
+                long len = dOff[ix + 1] - s;
+                MemorySegment.copy(src, s, data, pos, len);
+                pos += len;
+                offsets.setAtIndex(LONG_LE, row + i + 1, pos);
+            }
+            size = pos;
+        }
+
+        private static long index(MemorySegment idx, int i, int w) {
+            return switch (w) {
+                case 1 -> Byte.toUnsignedLong(idx.get(ValueLayout.JAVA_BYTE, i));
+                case 2 -> Short.toUnsignedLong(idx.get(Buf.U16, 2L * i));
+                case 4 -> Integer.toUnsignedLong(idx.get(Buf.U32, 4L * i));
+                default -> idx.get(Buf.U64, 8L * i);
+            };
+        }
+
+        @Override
+        public DirectPage page(int numRows, LeafKind kind, MemorySegment validity, DirectPage.NativeBuffers nb) {
+            return DirectPage.variable(numRows, offsets, data.asSlice(0, size), validity, nb.shared());
+        }
+    }
+}
