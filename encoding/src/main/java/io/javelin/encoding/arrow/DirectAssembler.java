@@ -69,6 +69,39 @@ public final class DirectAssembler {
         };
     }
 
+    /**
+     * The vector of rows {@code [from, to)} of a column whose page {@code p} starts at row {@code starts[p]},
+     * when every page under the range is a {@link DirectPage} ({@code page.apply(p)}); else null.
+     */
+    public static FieldVector toVector(Field field, long[] starts, java.util.function.IntFunction<Object> page, long from, long to,
+                                       BufferAllocator allocator) {
+        if (to <= from) {
+            return null;
+        }
+        List<DirectPage> parts = new java.util.ArrayList<>();
+        List<int[]> bounds = new java.util.ArrayList<>();
+        for (long row = from; row < to; ) {
+            int i = java.util.Arrays.binarySearch(starts, row);
+            int p = i >= 0 ? i : -i - 2;
+            while (p < starts.length - 2 && starts[p + 1] <= row) {
+                p++;
+            }
+            if (p < 0 || p >= starts.length - 1 || !(page.apply(p) instanceof DirectPage dp)) {
+                return null;
+            }
+            int f0 = (int) (row - starts[p]);
+            int f1 = (int) (Math.min(to, starts[p + 1]) - starts[p]);
+            if (f1 <= f0) {
+                return null;
+            }
+            parts.add(dp);
+            bounds.add(new int[] {f0, f1});
+            row = starts[p] + f1;
+        }
+        return toVector(field, parts, bounds.stream().mapToInt(b -> b[0]).toArray(), bounds.stream().mapToInt(b -> b[1]).toArray(),
+                allocator);
+    }
+
     /** True if pages of {@code field} (a top-level leaf) can become {@link DirectPage}s that this class assembles. */
     public static boolean supportsField(Field field) {
         var t = field.getType();

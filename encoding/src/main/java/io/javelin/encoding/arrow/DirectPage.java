@@ -87,6 +87,10 @@ public final class DirectPage implements AutoCloseable {
             if (validity != null) {
                 valid = bufs.allocate(Bits.bytesFor(n));
                 MemorySegment.copy(MemorySegment.ofArray(validity), 0, valid, 0, valid.byteSize());
+                if ((n & 7) != 0) { // bits past the count stay clear: a batch ending at the page's end wraps this byte
+                    long last = valid.byteSize() - 1;
+                    valid.set(ValueLayout.JAVA_BYTE, last, (byte) (valid.get(ValueLayout.JAVA_BYTE, last) & ((1 << (n & 7)) - 1)));
+                }
             }
             DirectPage page;
             if (v instanceof Values.Var var) {

@@ -173,7 +173,26 @@ public final class LegacyFieldReader implements FieldReader {
         if (d.values().count() != n) {
             throw ctx.corrupt(0, "Page decoded " + d.values().count() + " values vs " + n);
         }
+        if (f == field && DIRECT && !f.packed() && io.javelin.encoding.arrow.DirectAssembler.supportsField(f.arrow())
+                && (d.values() instanceof Values.Var || d.values() instanceof Values.Fixed fx && fx.itemValidity() == null
+                && fx.bitsPerValue() % 8 == 0)) {
+            // a top-level leaf: copied once into native memory, batches wrap slices of it
+            return io.javelin.encoding.arrow.DirectPage.copyOf(d.values(), d.validity(), "page");
+        }
         return new LeafPage((int) n, d.values(), d.validity());
+    }
+
+    /** Direct pages on by default; {@code -Djavelin.reader.direct=false} forces the general (copying) path. */
+    static final boolean DIRECT = !"false".equals(System.getProperty("javelin.reader.direct"));
+
+    @Override
+    public org.apache.arrow.vector.FieldVector assembleDirect(List<long[]> ranges, Function<PageRef, Object> pages,
+                                                             org.apache.arrow.memory.BufferAllocator allocator) {
+        if (field.column() < 0 || ranges.size() != 1 || field.isList() || field.isStruct()) {
+            return null;
+        }
+        return io.javelin.encoding.arrow.DirectAssembler.toVector(field.arrow(), pageStarts.get(field.column()),
+                p -> pages.apply(new PageRef(field.column(), p)), ranges.get(0)[0], ranges.get(0)[1], allocator);
     }
 
     /**
@@ -303,7 +322,26 @@ public final class LegacyFieldReader implements FieldReader {
             long row = r[0];
             while (row < r[1]) {
                 int p = page(starts, row);
-                LeafPage lp = (LeafPage) pages.apply(new PageRef(f.column(), p));
+                Object decoded = pages.apply(new PageRef(f.column(), p));
+                if (decoded instanceof io.javelin.encoding.arrow.DirectPage dp) {
+                    // a whole-page take or a fallback: copy the rows' slice onto the heap path
+                    int from = (int) (row - starts[p]);
+                    int to = (int) Math.min(r[1] - starts[p], dp.count());
+                    if (to <= from) {
+                        throw new CorruptFileException(md.resource(), -1, "No progress at row " + row + " of column " + f.column());
+                    }
+                    vb.append(dp.slice(from, to), 0, to - from);
+                    for (int i = from; i < to; i++, out++) {
+                        if (dp.validity() == null || (dp.validity().get(java.lang.foreign.ValueLayout.JAVA_BYTE, i >>> 3) & (1 << (i & 7))) != 0) {
+                            Bits.set(validity, out);
+                        } else {
+                            anyNull = true;
+                        }
+                    }
+                    row = starts[p] + to;
+                    continue;
+                }
+                LeafPage lp = (LeafPage) decoded;
                 int from = (int) (row - starts[p]);
                 int to = (int) Math.min(r[1] - starts[p], lp.n());
                 if (to <= from) {
