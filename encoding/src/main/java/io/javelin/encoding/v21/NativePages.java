@@ -122,6 +122,133 @@ final class NativePages {
         return DirectPage.copyOf(lp.values, validity, "page");
     }
 
+    /**
+     * A full-zip page of a top-level leaf without repetition decoded into native memory: fixed-width values
+     * copied out from between their control words (nullable pages), strings copied or FSST-decoded straight
+     * from the page; null for shapes left to the heap path (item validity, per-value general compression).
+     */
+    static DirectPage fullZip(String resource, long at, io.javelin.encoding.pb.v21.FullZipLayout fz, List<Buf> bufs, int numRows,
+                              LeafKind kind, RepDef rd) {
+        if (rd.layers.length != 1 || rd.maxRep != 0 || fz.getBitsRep() != 0 || rd.maxDef > 1 || bufs.isEmpty()
+                || Integer.toUnsignedLong(fz.getNumItems()) != numRows) {
+            return null;
+        }
+        int bitsDef = fz.getBitsDef();
+        if (bitsDef < 0 || bitsDef > 16) {
+            return null;
+        }
+        int ctrlW = bitsDef == 0 ? 0 : bitsDef <= 8 ? 1 : 2;
+        long defMask = (1L << bitsDef) - 1;
+        CompressiveEncoding vc = fz.getValueCompression();
+        Buf data = bufs.get(0);
+        boolean fixed = fz.getDetailsCase() == io.javelin.encoding.pb.v21.FullZipLayout.DetailsCase.BITS_PER_VALUE;
+        FsstSymbolTable table = null;
+        int ow = 0;
+        if (fixed) {
+            boolean flat = vc.getCompressionCase() == CompressiveEncoding.CompressionCase.FLAT
+                    || vc.getCompressionCase() == CompressiveEncoding.CompressionCase.FIXED_SIZE_LIST
+                    && !Compressions.hasItemValidity(vc);
+            if (!flat || kind.variable() || kind.bitsPerValue() % 8 != 0 || fz.getBitsPerValue() != kind.bitsPerValue()) {
+                return null;
+            }
+        } else {
+            long ob = fz.getBitsPerOffset();
+            if (!kind.variable() || ob != 32 && ob != 64) {
+                return null;
+            }
+            ow = (int) ob / 8;
+            if (vc.getCompressionCase() == CompressiveEncoding.CompressionCase.FSST
+                    && vc.getFsst().getValues().getCompressionCase() == CompressiveEncoding.CompressionCase.VARIABLE) {
+                table = Codecs.fsstTable(data, vc.getFsst().getSymbolTable());
+            } else if (vc.getCompressionCase() != CompressiveEncoding.CompressionCase.VARIABLE) {
+                return null;
+            }
+        }
+        DirectPage.NativeBuffers nb = new DirectPage.NativeBuffers("page");
+        try {
+            MemorySegment validity = null;
+            if (ctrlW > 0) {
+                validity = nb.allocate(Bits.bytesFor(numRows));
+                validity.fill((byte) 0);
+            }
+            MemorySegment seg = data.seg();
+            long size = data.size();
+            long pos = 0;
+            long nulls = 0;
+            if (fixed) {
+                int w = kind.bitsPerValue() / 8;
+                MemorySegment out = nb.allocate((long) numRows * w);
+                if (ctrlW == 0) {
+                    data.check(0, (long) numRows * w);
+                    MemorySegment.copy(seg, 0, out, 0, (long) numRows * w);
+                } else {
+                    for (int i = 0; i < numRows; i++) {
+                        if (pos > size - ctrlW - w) {
+                            data.check(pos, ctrlW + w);
+                        }
+                        int d = (int) ((ctrlW == 1 ? Byte.toUnsignedLong(seg.get(ValueLayout.JAVA_BYTE, pos))
+                                : Short.toUnsignedLong(seg.get(Buf.U16, pos))) & defMask);
+                        pos += ctrlW;
+                        nulls += setValid(data, pos, validity, i, d);
+                        MemorySegment.copy(seg, pos, out, (long) i * w, w);
+                        pos += w;
+                    }
+                }
+                return DirectPage.fixed(numRows, kind.bitsPerValue(), kind.itemsPerValue(), out, nulls > 0 ? validity : null,
+                        nb.shared());
+            }
+            VarOut out = new VarOut(nb, numRows, size);
+            for (int i = 0; i < numRows; i++) {
+                int d = 0;
+                if (ctrlW > 0) {
+                    d = (int) (data.uint(pos, ctrlW) & defMask);
+                    pos += ctrlW;
+                    nulls += setValid(data, pos, validity, i, d);
+                }
+                if (d == 0) {
+                    long len = data.uint(pos, ow);
+                    pos += ow;
+                    if (len < 0 || len > size - pos) {
+                        throw data.corrupt(pos - ow, "Value length " + len + " past the page");
+                    }
+                    if (table == null) {
+                        out.ensure(len);
+                        MemorySegment.copy(seg, pos, out.data, out.size, len);
+                        out.size += len;
+                    } else {
+                        long max = table.maxDecodedLength(len);
+                        out.ensure(max);
+                        try {
+                            out.size += table.decode(seg, pos, len, out.data, out.size, max);
+                        } catch (CodecException e) {
+                            throw data.corrupt(pos + Math.max(0, e.offset() - pos), "Bad FSST data: " + e.getMessage());
+                        }
+                    }
+                    pos += len;
+                }
+                out.offsets.setAtIndex(LONG_LE, i + 1, out.size);
+            }
+            return out.page(numRows, kind, nulls > 0 ? validity : null, nb);
+        } catch (KernelInputException e) {
+            throw new CorruptFileException(resource, at, "Bad full-zip values: " + e.getMessage(), e);
+        } finally {
+            nb.release();
+        }
+    }
+
+    /** Sets validity bit {@code i} for def level {@code d} (0 valid, 1 null); returns 1 for a null. */
+    private static int setValid(Buf data, long pos, MemorySegment validity, int i, int d) {
+        if (d == 0) {
+            long b = i >>> 3;
+            validity.set(ValueLayout.JAVA_BYTE, b, (byte) (validity.get(ValueLayout.JAVA_BYTE, b) | (1 << (i & 7))));
+            return 0;
+        }
+        if (d != 1) {
+            throw data.corrupt(pos, "Definition level " + d + " above the maximum 1");
+        }
+        return 1;
+    }
+
     /** Writes the validity of {@code def} (0 valid, 1 null) at bit {@code row}; returns the nulls. */
     private static long validity(Buf chunk, short[] def, MemorySegment validity, int row) {
         Kernels k = Kernels.get();

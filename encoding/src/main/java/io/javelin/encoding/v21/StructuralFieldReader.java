@@ -121,6 +121,12 @@ public final class StructuralFieldReader implements FieldReader {
             if (NativePages.supports(layout.getMiniBlockLayout(), leaf.kind, rd)) {
                 return NativePages.miniBlock(md.resource(), at, layout.getMiniBlockLayout(), buffers, (int) page.getLength(), leaf.kind, rd);
             }
+        } else if (direct && layout.hasFullZipLayout() && page.getLength() <= Compressions.MAX_VALUES) {
+            DirectPage dp = NativePages.fullZip(md.resource(), at, layout.getFullZipLayout(), buffers, (int) page.getLength(), leaf.kind,
+                    new RepDef(md.resource(), at, StructuralPages.layers(layout)));
+            if (dp != null) {
+                return dp;
+            }
         }
         Object decoded = StructuralPages.decode(md.resource(), at, layout, buffers, page.getLength(), leaf.kind, md.fileSize());
         if (direct && decoded instanceof LeafPage lp) {

@@ -42,12 +42,15 @@ class NativeDecodeScanTest {
     @TempDir
     Path dir;
 
+    static final java.util.Map<String, String> FULL_ZIP = java.util.Map.of("lance-encoding:structural-encoding", "fullzip");
     static final Schema SCHEMA = new Schema(List.of(
             new Field("i", FieldType.nullable(new ArrowType.Int(32, true)), null),
             new Field("l", FieldType.notNullable(new ArrowType.Int(64, true)), null),
             new Field("d", FieldType.nullable(new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE)), null),
             new Field("s", FieldType.nullable(ArrowType.Utf8.INSTANCE), null),
-            new Field("c", FieldType.nullable(ArrowType.Utf8.INSTANCE), null)));
+            new Field("c", FieldType.nullable(ArrowType.Utf8.INSTANCE), null),
+            new Field("fd", new FieldType(true, new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE), null, FULL_ZIP), null),
+            new Field("fs", new FieldType(true, ArrowType.Utf8.INSTANCE, null, FULL_ZIP), null)));
     static final String[] WORDS = {"red", "green", "blue", "cyan", "magenta", "yellow"};
 
     static boolean isNull(int col, long row) {
@@ -56,6 +59,8 @@ class NativeDecodeScanTest {
             case 2 -> row % 11 == 5 || (row >= 2000 && row < 2600); // a run of nulls too
             case 3 -> row % 13 == 0;
             case 4 -> row % 17 == 1;
+            case 5 -> row % 5 == 2;
+            case 6 -> row % 6 == 4;
             default -> false;
         };
     }
@@ -94,6 +99,12 @@ class NativeDecodeScanTest {
             if (!isNull(4, row)) {
                 ((VarCharVector) r.getVector(4)).setSafe(k, c(row).getBytes(StandardCharsets.UTF_8));
             }
+            if (!isNull(5, row)) {
+                ((Float8Vector) r.getVector(5)).setSafe(k, d(row));
+            }
+            if (!isNull(6, row)) {
+                ((VarCharVector) r.getVector(6)).setSafe(k, s(row).getBytes(StandardCharsets.UTF_8));
+            }
         }
         r.setRowCount(n);
         return r;
@@ -122,6 +133,16 @@ class NativeDecodeScanTest {
             assertThat(cv.isNull(k)).as("c null at %d", row).isEqualTo(isNull(4, row));
             if (!isNull(4, row)) {
                 assertThat(cv.getObject(k).toString()).isEqualTo(c(row));
+            }
+            Float8Vector fd = (Float8Vector) root.getVector("fd");
+            assertThat(fd.isNull(k)).as("fd null at %d", row).isEqualTo(isNull(5, row));
+            if (!isNull(5, row)) {
+                assertThat(fd.get(k)).isEqualTo(d(row));
+            }
+            VarCharVector fs = (VarCharVector) root.getVector("fs");
+            assertThat(fs.isNull(k)).as("fs null at %d", row).isEqualTo(isNull(6, row));
+            if (!isNull(6, row)) {
+                assertThat(fs.getObject(k).toString()).isEqualTo(s(row));
             }
         }
         for (var v : root.getFieldVectors()) {
@@ -177,7 +198,7 @@ class NativeDecodeScanTest {
             Flux<VectorSchemaRoot> in = Mono.using(() -> batch(a, 0, 3000), Mono::just, VectorSchemaRoot::close, false).flux();
             LanceFileWriter.write(in, SCHEMA, store, "p.lance", WriteOptions.of(LanceFileVersion.V2_1)).block(Duration.ofMinutes(1));
             try (LanceFileReader r = LanceFileReader.open(new ObjectStoreSource(store, "p.lance")).block()) {
-                for (int col = 0; col < 5; col++) {
+                for (int col = 0; col < 7; col++) {
                     var fr = new io.javelin.encoding.v21.StructuralFieldReader(r.metadata(), r.metadata().fields().get(col));
                     var page = r.metadata().columns().get(col).getPages(0);
                     List<io.javelin.encoding.io.Buf> bufs = new ArrayList<>();
