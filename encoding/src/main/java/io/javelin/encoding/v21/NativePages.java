@@ -26,6 +26,7 @@ import java.util.List;
 final class NativePages {
 
     private static final ValueLayout.OfLong LONG_LE = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    private static final boolean LITTLE_ENDIAN = ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN;
     /** Room past the last value: bit-unpacking writes whole blocks of 1024 values (at most 8 bytes each). */
     private static final long UNPACK_PAD = 1024 * 8;
 
@@ -68,6 +69,7 @@ final class NativePages {
             long nulls = 0;
             Out out = kind.variable() ? new VarOut(nb, numRows, data.size()) : new FixedOut(nb, numRows, kind.bitsPerValue() / 8);
             int row = 0;
+            byte[] scratch = new byte[0];
             for (int c = 0; c < t.size(); c++) {
                 Buf chunk = data.slice(t.offset()[c], t.bytes()[c]);
                 int n = (int) t.values()[c];
@@ -79,8 +81,25 @@ final class NativePages {
                     nulls += validity(chunk, Compressions.levels(mb.getDefCompression(), parts.def(), n), validity, row);
                 }
                 if (dict != null) {
-                    Values idx = Compressions.miniBlock(mb.getValueCompression(), parts.values(), n, chunk);
-                    out.gather(chunk, dict, Math.min(mb.getNumDictionaryItems(), dict.count()), idx, row, n);
+                    long limit = Math.min(mb.getNumDictionaryItems(), dict.count());
+                    int iw = indexBytes(mb.getValueCompression());
+                    if (iw > 0) {
+                        // indices decode into a scratch array reused by every chunk of the page
+                        long need = (long) n * iw + UNPACK_PAD;
+                        if (scratch.length < need) {
+                            scratch = new byte[(int) Math.min(Integer.MAX_VALUE - 16, Math.max(need, 2L * scratch.length))];
+                        }
+                        MemorySegment idx = MemorySegment.ofArray(scratch);
+                        Compressions.miniBlockInto(mb.getValueCompression(), parts.values(), n, chunk, idx, 0, iw);
+                        out.gather(chunk, dict, limit, idx, iw, row, n);
+                    } else {
+                        Values idx = Compressions.miniBlock(mb.getValueCompression(), parts.values(), n, chunk);
+                        if (!(idx instanceof Values.Fixed f) || (f.bitsPerValue() != 8 && f.bitsPerValue() != 16
+                                && f.bitsPerValue() != 32 && f.bitsPerValue() != 64) || f.count() < n) {
+                            throw chunk.corrupt(0, "Dictionary indices must be integers");
+                        }
+                        out.gather(chunk, dict, limit, MemorySegment.ofArray(f.data()), f.bitsPerValue() / 8, row, n);
+                    }
                 } else {
                     out.chunk(mb.getValueCompression(), parts.values(), chunk, row, n);
                 }
@@ -249,6 +268,17 @@ final class NativePages {
         return 1;
     }
 
+    /** Byte width of dictionary indices under this encoding when it can decode in place (else 0). */
+    private static int indexBytes(CompressiveEncoding e) {
+        long bits = switch (e.getCompressionCase()) {
+            case FLAT -> e.getFlat().getBitsPerValue();
+            case INLINE_BITPACKING -> e.getInlineBitpacking().getUncompressedBitsPerValue();
+            case GENERAL -> indexBytes(e.getGeneral().getValues()) * 8L;
+            default -> 0;
+        };
+        return bits == 8 || bits == 16 || bits == 32 || bits == 64 ? (int) bits / 8 : 0;
+    }
+
     /** Writes the validity of {@code def} (0 valid, 1 null) at bit {@code row}; returns the nulls. */
     private static long validity(Buf chunk, short[] def, MemorySegment validity, int row) {
         Kernels k = Kernels.get();
@@ -269,7 +299,8 @@ final class NativePages {
     private interface Out {
         void chunk(CompressiveEncoding e, List<Buf> values, Buf chunk, int row, int n);
 
-        void gather(Buf chunk, Values dict, long limit, Values indices, int row, int n);
+        /** {@code n} values {@code dict[idx[i]]} (indices of {@code iw} bytes, below {@code limit}) at {@code row}. */
+        void gather(Buf chunk, Values dict, long limit, MemorySegment idx, int iw, int row, int n);
 
         DirectPage page(int numRows, LeafKind kind, MemorySegment validity, DirectPage.NativeBuffers nb);
     }
@@ -289,18 +320,23 @@ final class NativePages {
         }
 
         @Override
-        public void gather(Buf chunk, Values dict, long limit, Values indices, int row, int n) {
-            if (!(indices instanceof Values.Fixed f) || (f.bitsPerValue() != 8 && f.bitsPerValue() != 16 && f.bitsPerValue() != 32)
-                    || f.count() < n) {
-                throw chunk.corrupt(0, "Dictionary indices must be 8, 16 or 32-bit integers");
-            }
-            if (!(dict instanceof Values.Fixed d) || d.bitsPerValue() != w * 8 || d.itemValidity() != null
-                    || (w != 1 && w != 2 && w != 4 && w != 8 && w != 16)) {
+        public void gather(Buf chunk, Values dict, long limit, MemorySegment idx, int iw, int row, int n) {
+            if (!(dict instanceof Values.Fixed d) || d.bitsPerValue() != w * 8 || d.itemValidity() != null) {
                 throw chunk.corrupt(0, "Dictionary of " + dict.getClass().getSimpleName() + " values for " + (w * 8) + "-bit values");
             }
+            if (iw == 8 || (w != 1 && w != 2 && w != 4 && w != 8 && w != 16)) {
+                MemorySegment src = MemorySegment.ofArray(d.data());
+                for (int i = 0; i < n; i++) {
+                    long ix = VarOut.index(idx, i, iw);
+                    if (ix < 0 || ix >= limit) {
+                        throw chunk.corrupt(0, "Dictionary index " + ix + " out of range [0, " + limit + ")");
+                    }
+                    MemorySegment.copy(src, ix * w, data, ((long) row + i) * w, w);
+                }
+                return;
+            }
             try {
-                Kernels.get().gather(w, MemorySegment.ofArray(d.data()), 0, limit, f.bitsPerValue() / 8, MemorySegment.ofArray(f.data()),
-                        0, n, data, (long) row * w);
+                Kernels.get().gather(w, MemorySegment.ofArray(d.data()), 0, limit, iw, idx, 0, n, data, (long) row * w);
             } catch (KernelInputException e) {
                 throw chunk.corrupt(0, "Dictionary index out of range [0, " + limit + "): " + e.getMessage());
             }
@@ -318,6 +354,8 @@ final class NativePages {
         final MemorySegment offsets;
         MemorySegment data;
         long size;
+        /** Scratch for 32-bit FSST output offsets, reused by every chunk. */
+        int[] offsets32 = new int[0];
 
         VarOut(DirectPage.NativeBuffers nb, int numRows, long pageBytes) {
             this.nb = nb;
@@ -410,8 +448,10 @@ final class NativePages {
                     // the batch wrote offsets from 0 over the previous end (which was size): rebase in place
                     Kernels.get().rebaseOffsets64to64(offsets, 8L * row, n + 1, size, offsets, 8L * row);
                 } else {
-                    int[] tmp = new int[n + 1];
-                    MemorySegment t = MemorySegment.ofArray(tmp);
+                    if (offsets32.length < n + 1) {
+                        offsets32 = new int[Math.max(n + 1, 2 * offsets32.length)];
+                    }
+                    MemorySegment t = MemorySegment.ofArray(offsets32);
                     decoded = table.decodeBatch(4, b.seg(), 0, n, b.seg(), base, end - base, t, 0, data, size, data.byteSize() - size);
                     Kernels.get().rebaseOffsets32to64(t, 0, n + 1, size, offsets, 8L * row);
                 }
@@ -422,17 +462,25 @@ final class NativePages {
         }
 
         @Override
-        public void gather(Buf chunk, Values dict, long limit, Values indices, int row, int n) {
-            if (!(indices instanceof Values.Fixed f) || (f.bitsPerValue() != 8 && f.bitsPerValue() != 16 && f.bitsPerValue() != 32
-                    && f.bitsPerValue() != 64) || f.count() < n) {
-                throw chunk.corrupt(0, "Dictionary indices must be integers");
-            }
+        public void gather(Buf chunk, Values dict, long limit, MemorySegment idx, int iw, int row, int n) {
             if (!(dict instanceof Values.Var d)) {
                 throw chunk.corrupt(0, "Fixed-width dictionary for a string column");
             }
-            int iw = f.bitsPerValue() / 8;
-            MemorySegment idx = MemorySegment.ofArray(f.data());
             long[] dOff = d.offsets();
+            if (LITTLE_ENDIAN && iw != 8 && dOff[0] == 0) {
+                Kernels k = Kernels.get();
+                MemorySegment offs = MemorySegment.ofArray(dOff);
+                try {
+                    long total = k.gatherVariableLength(8, offs, 0, limit, iw, idx, 0, n);
+                    ensure(total);
+                    k.gatherVariable(8, offs, 0, limit, MemorySegment.ofArray(d.data()), 0, iw, idx, 0, n, 8, offsets, 8L * row, size,
+                            data, size);
+                    size += total;
+                } catch (KernelInputException e) {
+                    throw chunk.corrupt(0, "Dictionary index out of range [0, " + limit + "): " + e.getMessage());
+                }
+                return;
+            }
             long total = 0;
             for (int i = 0; i < n; i++) {
                 long ix = index(idx, i, iw);
