@@ -30,6 +30,11 @@ public final class Bits {
             }
             return;
         }
+        if (n > 64) {
+            io.javelin.encoding.kernel.Kernels.get().copyBits(java.lang.foreign.MemorySegment.ofArray(src), srcBit,
+                    java.lang.foreign.MemorySegment.ofArray(dst), dstBit, n);
+            return;
+        }
         for (long i = 0; i < n; i++) {
             if (get(src, srcBit + i)) {
                 set(dst, dstBit + i);

@@ -60,7 +60,26 @@ public final class RepDef {
         maxRep = lists;
         maxDef = def - 1;
         maxVisibleDef = visible < 0 ? maxDef : visible;
+        nullLayerOf = new int[maxDef + 1];
+        emptyOf = new boolean[maxDef + 1];
+        nullLayerOf[0] = -1;
+        for (int d = 1; d <= maxDef; d++) {
+            nullLayerOf[d] = -1;
+            for (int i = 0; i < n; i++) {
+                if (d >= defStart[i] && d < defStart[i] + numDef[i]) {
+                    nullLayerOf[d] = i;
+                    int k = d - defStart[i];
+                    emptyOf[d] = layers[i] == RepDefLayer.REPDEF_EMPTYABLE_LIST_VALUE
+                            || layers[i] == RepDefLayer.REPDEF_NULL_AND_EMPTY_LIST_VALUE && k == 1;
+                    break;
+                }
+            }
+        }
     }
+
+    /** Per def level: the layer it makes null or empty (-1 for 0), and whether that means an empty list. */
+    private final int[] nullLayerOf;
+    private final boolean[] emptyOf;
 
     int maxRep() {
         return maxRep;
@@ -194,11 +213,20 @@ public final class RepDef {
         int n = layers.length;
         LayerOut[] out = new LayerOut[n];
         for (int i = 0; i < n; i++) {
+            // every layer has at most one slot per level: size once, no growth in the loop
             out[i] = new LayerOut();
+            out[i].validity = new byte[Bits.bytesFor(numLevels) + 1];
             if (isList[i]) {
-                out[i].offsets = new long[16];
+                out[i].offsets = new long[numLevels + 1];
             }
         }
+        if (rep != null && numLevels > 0 && Short.toUnsignedInt(rep[from]) != maxRep) {
+            // a continuation at the very start (a preamble) cannot be placed
+            int r = Short.toUnsignedInt(rep[from]);
+            throw new CorruptFileException(resource, -1, r > maxRep ? "Repetition level " + r + " above the maximum " + maxRep
+                    : "First level continues a row (rep " + r + ")");
+        }
+        int[] slots = new int[n];
         for (int lv = 0; lv < numLevels; lv++) {
             int r = rep == null ? maxRep : Short.toUnsignedInt(rep[from + lv]);
             int d = def == null ? 0 : Short.toUnsignedInt(def[from + lv]);
@@ -208,60 +236,49 @@ public final class RepDef {
             if (d > maxDef) {
                 throw new CorruptFileException(resource, -1, "Definition level " + d + " above the maximum " + maxDef);
             }
-            if (lv == 0 && r != maxRep && rep != null) {
-                // a continuation at the very start (a preamble) cannot be placed
-                throw new CorruptFileException(resource, -1, "First level continues a row (rep " + r + ")");
-            }
             int start = r == maxRep ? n - 1 : listLayer[r + 1] - 1;
-            int nullLayer = -1;
-            boolean empty = false;
-            if (d > 0) {
-                for (int i = 0; i < n; i++) {
-                    if (d >= defStart[i] && d < defStart[i] + numDef[i]) {
-                        nullLayer = i;
-                        int k = d - defStart[i];
-                        int layer = layers[i];
-                        if (layer == RepDefLayer.REPDEF_EMPTYABLE_LIST_VALUE) {
-                            empty = true;
-                        } else if (layer == RepDefLayer.REPDEF_NULL_AND_EMPTY_LIST_VALUE) {
-                            empty = k == 1;
-                        }
-                        break;
-                    }
-                }
-            }
+            int nullLayer = nullLayerOf[d];
+            boolean empty = emptyOf[d];
             boolean masked = false;
             for (int p = start; p >= 0; p--) {
                 LayerOut o = out[p];
+                int slot = slots[p]++;
+                boolean valid;
+                boolean stop = false;
                 if (isList[p]) {
-                    o.addOffset(out[p - 1].slots);
+                    o.offsets[slot] = slots[p - 1];
                     if (masked) {
-                        o.add(false);
-                        break;
-                    }
-                    if (p == nullLayer) {
-                        o.add(empty);
-                        break;
-                    }
-                    o.add(true);
-                } else {
-                    if (masked || p == nullLayer) {
-                        o.add(false);
-                        masked = true;
+                        valid = false;
+                        stop = true;
+                    } else if (p == nullLayer) {
+                        valid = empty;
+                        stop = true;
                     } else {
-                        o.add(true);
+                        valid = true;
                     }
+                } else if (masked || p == nullLayer) {
+                    valid = false;
+                    masked = true;
+                } else {
+                    valid = true;
+                }
+                if (valid) {
+                    o.validity[slot >>> 3] |= (byte) (1 << (slot & 7));
+                } else {
+                    o.anyNull = true;
+                }
+                if (stop) {
+                    break;
                 }
             }
         }
         for (int i = 0; i < n; i++) {
+            out[i].slots = slots[i];
+        }
+        for (int i = 0; i < n; i++) {
             if (isList[i]) {
                 LayerOut o = out[i];
-                if (o.offsets.length <= o.slots) {
-                    o.offsets = Arrays.copyOf(o.offsets, o.slots + 1);
-                }
-                o.offsets[o.slots] = out[i - 1].slots;
-                o.offsets = Arrays.copyOf(o.offsets, o.slots + 1);
+                o.offsets[o.slots] = out[i - 1].slots; // sized numLevels + 1: readers use only slots + 1 entries
             }
         }
         return out;
