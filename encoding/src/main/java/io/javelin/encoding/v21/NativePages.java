@@ -26,7 +26,6 @@ import java.util.List;
 final class NativePages {
 
     private static final ValueLayout.OfLong LONG_LE = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
-    private static final boolean LITTLE_ENDIAN = ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN;
     /** Room past the last value: bit-unpacking writes whole blocks of 1024 values (at most 8 bytes each). */
     private static final long UNPACK_PAD = 1024 * 8;
 
@@ -354,8 +353,6 @@ final class NativePages {
         final MemorySegment offsets;
         MemorySegment data;
         long size;
-        /** Scratch for 32-bit FSST output offsets, reused by every chunk. */
-        int[] offsets32 = new int[0];
 
         VarOut(DirectPage.NativeBuffers nb, int numRows, long pageBytes) {
             this.nb = nb;
@@ -381,14 +378,8 @@ final class NativePages {
                     plain(Compressions.need(values, 0, chunk), ow, row, n);
                     return;
                 }
-            } else if (e.getCompressionCase() == CompressiveEncoding.CompressionCase.FSST
-                    && e.getFsst().getValues().getCompressionCase() == CompressiveEncoding.CompressionCase.VARIABLE) {
-                int ow = offsetWidth(e.getFsst().getValues(), chunk);
-                if (ow > 0) {
-                    fsst(Codecs.fsstTable(chunk, e.getFsst().getSymbolTable()), Compressions.need(values, 0, chunk), ow, row, n);
-                    return;
-                }
             }
+            // FSST, general compression...: the chunk decodes on the heap (small, cache-resident), then one bulk copy
             Values v = Compressions.miniBlock(e, values, n, chunk);
             if (!(v instanceof Values.Var var) || var.count() != n) {
                 throw chunk.corrupt(0, "Fixed-width values in a string column");
@@ -397,10 +388,23 @@ final class NativePages {
             long len = o[n] - o[0];
             ensure(len);
             MemorySegment.copy(MemorySegment.ofArray(var.data()), o[0], data, size, len);
-            for (int i = 1; i <= n; i++) {
-                offsets.setAtIndex(LONG_LE, row + i, size + o[i] - o[0]);
+            long[] off = offsetScratch(n);
+            long delta = size - o[0];
+            for (int i = 0; i < n; i++) {
+                off[i] = o[i + 1] + delta;
             }
+            MemorySegment.copy(off, 0, offsets, LONG_LE, 8L * (row + 1), n);
             size += len;
+        }
+
+        /** Scratch for a chunk's page-relative offsets, copied to the native offsets in bulk. */
+        private long[] offScratch = new long[0];
+
+        private long[] offsetScratch(int n) {
+            if (offScratch.length < n) {
+                offScratch = new long[Math.max(n, 2 * offScratch.length)];
+            }
+            return offScratch;
         }
 
         private static int offsetWidth(CompressiveEncoding variable, Buf ctx) {
@@ -414,14 +418,18 @@ final class NativePages {
             b.check(0, (long) (n + 1) * ow);
             long base = b.uint(0, ow);
             long prev = base;
+            long[] off = offsetScratch(n);
+            MemorySegment seg = b.seg();
+            long limit = b.size();
             for (int i = 1; i <= n; i++) {
-                long o = b.uint((long) i * ow, ow);
-                if (o < prev || o > b.size()) {
+                long o = ow == 4 ? Integer.toUnsignedLong(seg.get(Buf.U32, 4L * i)) : seg.get(Buf.U64, 8L * i);
+                if (o < prev || o > limit) {
                     throw b.corrupt((long) i * ow, "Variable offset " + o + " out of order or past the chunk of " + b.size());
                 }
-                offsets.setAtIndex(LONG_LE, row + i, size + o - base);
+                off[i - 1] = size + o - base;
                 prev = o;
             }
+            MemorySegment.copy(off, 0, offsets, LONG_LE, 8L * (row + 1), n);
             long len = prev - base;
             if (base > b.size()) {
                 throw b.corrupt(0, "Variable offset " + base + " past the chunk of " + b.size());
@@ -431,56 +439,14 @@ final class NativePages {
             size += len;
         }
 
-        /** FSST codes laid out as {@link #plain}, decoded into the page's bytes and offsets. */
-        private void fsst(FsstSymbolTable table, Buf b, int ow, int row, int n) {
-            b.check(0, (long) (n + 1) * ow);
-            long base = b.uint(0, ow);
-            long end = b.uint((long) n * ow, ow);
-            if (base > end || end > b.size()) {
-                throw b.corrupt(0, "FSST offsets [" + base + ", " + end + ") past the chunk of " + b.size());
-            }
-            ensure(table.maxDecodedLength(end - base));
-            try {
-                long decoded;
-                if (ow == 8) {
-                    decoded = table.decodeBatch(8, b.seg(), 0, n, b.seg(), base, end - base, offsets, 8L * row, data, size,
-                            data.byteSize() - size);
-                    // the batch wrote offsets from 0 over the previous end (which was size): rebase in place
-                    Kernels.get().rebaseOffsets64to64(offsets, 8L * row, n + 1, size, offsets, 8L * row);
-                } else {
-                    if (offsets32.length < n + 1) {
-                        offsets32 = new int[Math.max(n + 1, 2 * offsets32.length)];
-                    }
-                    MemorySegment t = MemorySegment.ofArray(offsets32);
-                    decoded = table.decodeBatch(4, b.seg(), 0, n, b.seg(), base, end - base, t, 0, data, size, data.byteSize() - size);
-                    Kernels.get().rebaseOffsets32to64(t, 0, n + 1, size, offsets, 8L * row);
-                }
-                size += decoded;
-            } catch (CodecException e) {
-                throw b.corrupt(Math.max(0, e.offset()), "Bad FSST data: " + e.getMessage());
-            }
-        }
-
         @Override
         public void gather(Buf chunk, Values dict, long limit, MemorySegment idx, int iw, int row, int n) {
             if (!(dict instanceof Values.Var d)) {
                 throw chunk.corrupt(0, "Fixed-width dictionary for a string column");
             }
             long[] dOff = d.offsets();
-            if (LITTLE_ENDIAN && iw != 8 && dOff[0] == 0) {
-                Kernels k = Kernels.get();
-                MemorySegment offs = MemorySegment.ofArray(dOff);
-                try {
-                    long total = k.gatherVariableLength(8, offs, 0, limit, iw, idx, 0, n);
-                    ensure(total);
-                    k.gatherVariable(8, offs, 0, limit, MemorySegment.ofArray(d.data()), 0, iw, idx, 0, n, 8, offsets, 8L * row, size,
-                            data, size);
-                    size += total;
-                } catch (KernelInputException e) {
-                    throw chunk.corrupt(0, "Dictionary index out of range [0, " + limit + "): " + e.getMessage());
-                }
-                return;
-            }
+            byte[] dData = d.data();
+            long[] off = offsetScratch(n);
             long total = 0;
             for (int i = 0; i < n; i++) {
                 long ix = index(idx, i, iw);
@@ -488,20 +454,30 @@ final class NativePages {
                     throw chunk.corrupt(0, "Dictionary index " + ix + " out of range [0, " + limit + ")");
                 }
                 total += dOff[(int) ix + 1] - dOff[(int) ix];
+                off[i] = size + total;
             }
-            ensure(total);
-            MemorySegment src = MemorySegment.ofArray(d.data());
-            long pos = size;
+            if (total > Integer.MAX_VALUE - 16) {
+                throw chunk.corrupt(0, "Dictionary chunk of " + total + " bytes");
+            }
+            // gathered on the heap (System.arraycopy beats per-value segment copies for short strings), copied once
+            if (bytesScratch.length < total) {
+                bytesScratch = new byte[(int) Math.max(total, Math.min(Integer.MAX_VALUE - 16, 2L * bytesScratch.length))];
+            }
+            int pos = 0;
             for (int i = 0; i < n; i++) {
                 int ix = (int) index(idx, i, iw);
-                long s = dOff[ix];
-                long len = dOff[ix + 1] - s;
-                MemorySegment.copy(src, s, data, pos, len);
+                int st = (int) dOff[ix];
+                int len = (int) (dOff[ix + 1] - st);
+                System.arraycopy(dData, st, bytesScratch, pos, len);
                 pos += len;
-                offsets.setAtIndex(LONG_LE, row + i + 1, pos);
             }
-            size = pos;
+            ensure(total);
+            MemorySegment.copy(MemorySegment.ofArray(bytesScratch), 0, data, size, total);
+            MemorySegment.copy(off, 0, offsets, LONG_LE, 8L * (row + 1), n);
+            size += total;
         }
+
+        private byte[] bytesScratch = new byte[0];
 
         private static long index(MemorySegment idx, int i, int w) {
             return switch (w) {
