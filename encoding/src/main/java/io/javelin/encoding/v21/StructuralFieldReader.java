@@ -170,26 +170,8 @@ public final class StructuralFieldReader implements FieldReader {
         Leaf l = leaves.get(0);
         long from = ranges.get(0)[0];
         long to = ranges.get(0)[1];
-        if (to <= from) {
-            return null;
-        }
         // the pages under [from, to): one is wrapped, several (a batch straddling pages) are copied once natively
-        List<DirectPage> parts = new ArrayList<>();
-        List<int[]> bounds = new ArrayList<>();
-        for (long row = from; row < to; ) {
-            int p = firstPage(l, row);
-            if (!(pages.apply(new PageRef(l.column, p)) instanceof DirectPage dp) || l.pageStarts[p + 1] <= row) {
-                return null;
-            }
-            int f0 = (int) (row - l.pageStarts[p]);
-            int f1 = (int) (Math.min(to, l.pageStarts[p + 1]) - l.pageStarts[p]);
-            parts.add(dp);
-            bounds.add(new int[] {f0, f1});
-            row = l.pageStarts[p] + f1;
-        }
-        int[] f0 = bounds.stream().mapToInt(b -> b[0]).toArray();
-        int[] f1 = bounds.stream().mapToInt(b -> b[1]).toArray();
-        return DirectAssembler.toVector(field.arrow(), parts, f0, f1, allocator);
+        return DirectAssembler.toVector(field.arrow(), l.pageStarts, p -> pages.apply(new PageRef(l.column, p)), from, to, allocator);
     }
 
     /** Rows of a page decoded partially: {@code rows[i]} (page-local) is row i of {@code page}. */
