@@ -118,6 +118,11 @@ public final class Hnsw {
         return nodeLevel.length;
     }
 
+    /** The build parameters (as stored in the partition's metadata). */
+    public Params params() {
+        return params;
+    }
+
     public int entryPoint() {
         return entryPoint;
     }

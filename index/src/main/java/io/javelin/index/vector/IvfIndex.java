@@ -286,6 +286,81 @@ public final class IvfIndex {
         return new IvfIndex(model, p.kind(), p.type(), pq, sq, rowIds, codes, vecs, km.loss(), graphs);
     }
 
+    // ------------------------------------------------------------------ remap
+
+    /**
+     * This index with its row ids rewritten through {@code newId} (Lance's vector {@code remap} after
+     * compaction): a row whose id maps to a negative value (deleted) is dropped, every other row keeps
+     * its partition, position order and stored code under its new id; centroids and quantizer are
+     * unchanged. HNSW sub-indexes are rebuilt per partition over the remapped storage with each graph's
+     * own parameters, as Lance does (its {@code HNSW::remap} re-runs {@code index_vectors}).
+     */
+    public IvfIndex remap(java.util.function.LongUnaryOperator newId) {
+        int parts = ivf.numPartitions();
+        int dim = ivf.dim();
+        long[][] ids = new long[parts][];
+        byte[][] c = new byte[parts][];
+        float[][] v = new float[parts][];
+        for (int p = 0; p < parts; p++) {
+            long[] old = rowIds[p];
+            int n = old.length;
+            int[] keep = new int[n];
+            long[] mapped = new long[n];
+            int m = 0;
+            for (int i = 0; i < n; i++) {
+                long to = newId.applyAsLong(old[i]);
+                if (to >= 0) {
+                    keep[m] = i;
+                    mapped[m++] = to;
+                }
+            }
+            ids[p] = java.util.Arrays.copyOf(mapped, m);
+            switch (kind) {
+                case FLAT -> {
+                    v[p] = new float[m * dim];
+                    for (int j = 0; j < m; j++) {
+                        System.arraycopy(vectors[p], keep[j] * dim, v[p], j * dim, dim);
+                    }
+                }
+                case SQ -> {
+                    c[p] = new byte[m * dim];
+                    for (int j = 0; j < m; j++) {
+                        System.arraycopy(codes[p], keep[j] * dim, c[p], j * dim, dim);
+                    }
+                }
+                case PQ -> { // transposed [byte][row]: keep the surviving columns of every byte row
+                    int w = pq.codeBytes();
+                    byte[] src = codes[p];
+                    byte[] dst = new byte[m * w];
+                    for (int b = 0; b < w; b++) {
+                        int from = b * n, to = b * m;
+                        for (int j = 0; j < m; j++) {
+                            dst[to + j] = src[from + keep[j]];
+                        }
+                    }
+                    c[p] = dst;
+                }
+            }
+        }
+        IvfIndex flat = new IvfIndex(ivf, kind, type, pq, sq, ids, c, v, loss, null);
+        if (graphs == null) {
+            return flat;
+        }
+        Hnsw[] rebuilt = new Hnsw[parts];
+        java.util.stream.IntStream.range(0, parts).parallel()
+                .forEach(p -> rebuilt[p] = Hnsw.build(flat.scorer(p), graphs[p] == null ? Hnsw.Params.LANCE_DEFAULT : graphs[p].params()));
+        return new IvfIndex(ivf, kind, type, pq, sq, ids, c, v, loss, rebuilt);
+    }
+
+    /** Rows stored in every partition together. */
+    public long numRows() {
+        long n = 0;
+        for (long[] r : rowIds) {
+            n += r.length;
+        }
+        return n;
+    }
+
     // ------------------------------------------------------------------ search
 
     /** Approximate k nearest neighbours, nearest first (ties by row id). */
