@@ -223,6 +223,15 @@ public final class Hnsw {
             size[l][from] = sz + 1;
             return;
         }
+        // full: Lance's cutoff — an edge no nearer than the current farthest neighbour is not added (no re-selection)
+        float worst = Float.NEGATIVE_INFINITY;
+        float[] dl = nd[l][from];
+        for (int j = 0; j < sz; j++) {
+            worst = Math.max(worst, dl[j]);
+        }
+        if (!(d < worst)) {
+            return;
+        }
         // full: re-select among the old neighbours plus the new one with the heuristic
         long[] cands = new long[sz + 1];
         for (int j = 0; j < sz; j++) {
