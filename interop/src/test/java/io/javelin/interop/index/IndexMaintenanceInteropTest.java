@@ -142,15 +142,7 @@ class IndexMaintenanceInteropTest {
         String ours = create("ours-" + type);
         String theirs = create("lance-" + type);
         try (org.lance.Dataset lance = org.lance.Dataset.open(theirs, alloc)) {
-            var ivf = new org.lance.index.vector.IvfBuildParams.Builder().setNumPartitions(4).setMaxIters(20).build();
-            var vp = type.equals("IVF_PQ")
-                    ? org.lance.index.vector.VectorIndexParams.withIvfPqParams(org.lance.index.DistanceType.L2, ivf,
-                    new org.lance.index.vector.PQBuildParams.Builder().setNumSubVectors(4).setNumBits(8).setMaxIters(20).build())
-                    : org.lance.index.vector.VectorIndexParams.withIvfHnswSqParams(org.lance.index.DistanceType.L2, ivf,
-                    new org.lance.index.vector.HnswBuildParams.Builder().setM(20).setEfConstruction(150).build(),
-                    new org.lance.index.vector.SQBuildParams.Builder().setNumBits((short) 8).build());
-            lance.createIndex(List.of("vec"), IndexType.valueOf(type), Optional.of("vec_idx"),
-                    org.lance.index.IndexParams.builder().setVectorIndexParams(vp).build(), true);
+            lanceVectorIndex(lance, type);
             lance.delete("id % 5 = 2");
             lance.compact();
         }
@@ -198,6 +190,61 @@ class IndexMaintenanceInteropTest {
             }
             assertThat((double) sameOurs / total).as("lance-core on our remapped index vs ours").isGreaterThanOrEqualTo(0.95);
             assertThat((double) sameLance / total).as("ours on lance-core's remapped index vs lance-core").isGreaterThanOrEqualTo(0.95);
+        }
+    }
+
+    static void lanceVectorIndex(org.lance.Dataset lance, String type) {
+        var ivf = new org.lance.index.vector.IvfBuildParams.Builder().setNumPartitions(4).setMaxIters(20).build();
+        var vp = type.equals("IVF_PQ")
+                ? org.lance.index.vector.VectorIndexParams.withIvfPqParams(org.lance.index.DistanceType.L2, ivf,
+                new org.lance.index.vector.PQBuildParams.Builder().setNumSubVectors(4).setNumBits(8).setMaxIters(20).build())
+                : org.lance.index.vector.VectorIndexParams.withIvfHnswSqParams(org.lance.index.DistanceType.L2, ivf,
+                new org.lance.index.vector.HnswBuildParams.Builder().setM(20).setEfConstruction(150).build(),
+                new org.lance.index.vector.SQBuildParams.Builder().setNumBits((short) 8).build());
+        lance.createIndex(List.of("vec"), IndexType.valueOf(type), Optional.of("vec_idx"),
+                org.lance.index.IndexParams.builder().setVectorIndexParams(vp).build(), true);
+    }
+
+    /**
+     * A segment lance-core built, remapped by our compaction: lance-core keeps using it (every live row
+     * indexed) with the neighbours it found before the compaction (IVF_PQ: the same list; HNSW: graphs
+     * rebuilt), and so do we.
+     */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"IVF_PQ", "IVF_HNSW_SQ"})
+    void lanceBuiltVectorIndexRemappedByOurCompaction(String type) throws Exception {
+        int ef = type.contains("HNSW") ? 100 : 0;
+        String uri = create("mixed-" + type);
+        try (org.lance.Dataset lance = org.lance.Dataset.open(uri, alloc)) {
+            lanceVectorIndex(lance, type);
+            lance.delete("id % 5 = 2");
+        }
+        List<List<Long>> before = new java.util.ArrayList<>();
+        for (int qi = 0; qi < 10; qi++) {
+            before.add(data.lanceKnn(uri, IndexInteropTest.vector(85_000 + qi), 10, 4, 0, true, ef));
+        }
+        try (Dataset d = Dataset.open(uri).block();
+             Dataset c = d.compact(CompactionOptions.defaults().withTargetRowsPerFragment(10_000)).block().dataset()) {
+            long live = c.count().block();
+            assertThat(c.fragments()).hasSize(1);
+            assertVectorIndexCoversAll(c);
+            assertThat(c.listIndexes().getFirst().uuid()).isNotEqualTo(d.listIndexes().getFirst().uuid());
+            try (org.lance.Dataset lance = org.lance.Dataset.open(uri, alloc)) {
+                assertThat(lance.describeIndices()).singleElement().satisfies(x -> assertThat(x.getRowsIndexed()).isEqualTo(live));
+            }
+            int sameLance = 0;
+            int sameOurs = 0;
+            for (int qi = 0; qi < 10; qi++) {
+                float[] q = IndexInteropTest.vector(85_000 + qi);
+                List<Long> after = data.lanceKnn(uri, q, 10, 4, 0, true, ef);
+                if (ef == 0) {
+                    assertThat(after).as("query " + qi).isEqualTo(before.get(qi));
+                }
+                sameLance += overlap(after, before.get(qi));
+                sameOurs += overlap(ourKnnIds(c, q, 4, ef), after);
+            }
+            assertThat(sameLance / 100.0).as("lance-core before vs after our remap").isGreaterThanOrEqualTo(0.95);
+            assertThat(sameOurs / 100.0).as("ours vs lance-core on the remapped segment").isGreaterThanOrEqualTo(0.95);
         }
     }
 
