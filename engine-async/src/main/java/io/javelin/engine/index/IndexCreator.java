@@ -216,31 +216,36 @@ public final class IndexCreator {
                     z -> file(store, dir, z.file(), z.batch(), List.of()).map(f -> new Built(List.of(f), z.details(), z.indexVersion())),
                     z -> Mono.fromRunnable(() -> z.batch().close()));
             default -> Mono.fromCallable(() -> buildVector(kind, params, data))
-                    .flatMap(ivf -> {
-                        VectorSchemaRoot index = ivf.indexFileBatch(alloc);
-                        VectorSchemaRoot aux = ivf.auxiliaryBatch(alloc);
-                        List<byte[]> auxBuffers = new ArrayList<>();
-                        auxBuffers.add(ivf.auxiliaryFileIvf().toByteArray());
-                        if (ivf.kind() == IvfIndex.Kind.PQ) {
-                            auxBuffers.add(ivf.codebookTensor().toByteArray());
-                        }
-                        return Flux.concat(
-                                        file(store, dir, "index.idx", index, List.of(ivf.indexFileIvf().toByteArray())),
-                                        file(store, dir, "auxiliary.idx", aux, auxBuffers))
-                                .collectList()
-                                // closed before completion propagates (the allocator closes right after)
-                                .doOnTerminate(() -> {
-                                    index.close();
-                                    aux.close();
-                                })
-                                .doOnCancel(() -> {
-                                    index.close();
-                                    aux.close();
-                                })
-                                .map(files -> new Built(files, IndexType.pack(vectorDetails(kind, params, ivf)),
-                                        IndexType.VECTOR.writeVersion()));
-                    });
+                    .flatMap(ivf -> vectorFiles(store, dir, ivf, alloc)
+                            .map(files -> new Built(files, IndexType.pack(vectorDetails(kind, params, ivf)),
+                                    IndexType.VECTOR.writeVersion())));
         };
+    }
+
+    /** Writes {@code index.idx} and {@code auxiliary.idx} of a vector segment (also used by compaction's remap). */
+    static Mono<List<IndexFile>> vectorFiles(ObjectStore store, String dir, IvfIndex ivf, BufferAllocator alloc) {
+        return Mono.defer(() -> {
+            VectorSchemaRoot index = ivf.indexFileBatch(alloc);
+            VectorSchemaRoot aux = ivf.auxiliaryBatch(alloc);
+            List<byte[]> auxBuffers = new ArrayList<>();
+            auxBuffers.add(ivf.auxiliaryFileIvf().toByteArray());
+            if (ivf.kind() == IvfIndex.Kind.PQ) {
+                auxBuffers.add(ivf.codebookTensor().toByteArray());
+            }
+            return Flux.concat(
+                            file(store, dir, "index.idx", index, List.of(ivf.indexFileIvf().toByteArray())),
+                            file(store, dir, "auxiliary.idx", aux, auxBuffers))
+                    .collectList()
+                    // closed before completion propagates (the allocator closes right after)
+                    .doOnTerminate(() -> {
+                        index.close();
+                        aux.close();
+                    })
+                    .doOnCancel(() -> {
+                        index.close();
+                        aux.close();
+                    });
+        });
     }
 
     private static IvfIndex buildVector(IndexKind kind, IndexParams params, Collected data) {

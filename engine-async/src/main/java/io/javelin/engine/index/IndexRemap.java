@@ -34,7 +34,7 @@ import reactor.core.scheduler.Schedulers;
  * Commits a compaction's {@code Rewrite}, remapping scalar indexes as Lance's {@code remap_indices} does
  * when row addresses change (no stable row ids): the new fragments get reserved ids (a
  * {@code ReserveFragments} commit first), every old address maps to its new one (deleted rows to none),
- * and each BTree / Bitmap / LabelList segment covering whole rewrite groups is rewritten through that
+ * and each BTree / Bitmap / LabelList / vector ({@link VectorIndexRemap}) segment covering whole rewrite groups is rewritten through that
  * mapping into a new segment named in {@code rewritten_indices} (new uuid, same details and version, new
  * files). Segments that only partly cover a group, other index types, and segments that fail to remap
  * lose coverage of the rewritten fragments (queries scan them), which is always correct. With stable row
@@ -47,7 +47,8 @@ public final class IndexRemap {
 
     /** Whether an index type can be remapped here. */
     static boolean remappable(IndexInfo i) {
-        return (i.type() == IndexType.BTREE || i.type() == IndexType.BITMAP || i.type() == IndexType.LABEL_LIST) && i.indexVersion() == 0;
+        return (i.type() == IndexType.BTREE || i.type() == IndexType.BITMAP || i.type() == IndexType.LABEL_LIST) && i.indexVersion() == 0
+                || i.type() == IndexType.VECTOR && i.readable() && i.fieldIds().size() == 1; // vector: VectorIndexRemap
     }
 
     public static Mono<Dataset> commitRewrite(Dataset ds, List<Transaction.Rewrite.RewriteGroup> groups) {
@@ -166,7 +167,8 @@ public final class IndexRemap {
         return Mono.usingWhen(Mono.fromCallable(RootAllocator::new), alloc -> {
             LanceIndexFileSource src = LanceIndexFileSource.forSegment(ds.objectStore(), "", idx.uuid(), alloc);
             // every batch is closed inside usingWhen, before the allocator
-            Mono<List<IndexFile>> files = idx.type() == IndexType.BTREE
+            Mono<List<IndexFile>> files = idx.type() == IndexType.VECTOR ? VectorIndexRemap.remap(ds, idx, map, uuid, alloc)
+                    : idx.type() == IndexType.BTREE
                     ? Mono.usingWhen(src.readAll(BTreeIndex.PAGE_DATA_FILE),
                             data -> Mono.usingWhen(Mono.fromCallable(() -> remapBTree(data, map, alloc)).subscribeOn(Schedulers.boundedElastic()),
                                     b -> Flux.concat(

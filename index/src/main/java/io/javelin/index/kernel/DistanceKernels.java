@@ -52,6 +52,48 @@ public interface DistanceKernels {
     /** Inner product over heap arrays ({@code aOff}/{@code bOff} in elements). */
     float dotF32(float[] a, int aOff, float[] b, int bOff, int dim);
 
+    /**
+     * The nearest of {@code k} centroids to {@code x[xOff..xOff+dim)}, the centroids stored transposed
+     * ({@code t[d*k + j]} is dimension {@code d} of centroid {@code j}: k-means assignment and PQ encoding
+     * scan many centroids per vector, so lanes run across centroids and no horizontal sum is needed).
+     * Distance: squared L2, or {@code 1 - x·c} when {@code dot}. Returns
+     * {@code (floatBits(distance) << 32) | index}; ties and NaN distances keep the lowest index
+     * (index 0 and +Inf when no distance is a number).
+     */
+    default long nearestTransposed(float[] x, int xOff, float[] t, int k, int dim, boolean dot) {
+        int best = 0;
+        float bestD = Float.POSITIVE_INFINITY;
+        for (int j = 0; j < k; j++) {
+            float acc = 0;
+            for (int d = 0; d < dim; d++) {
+                float c = t[d * k + j];
+                if (dot) {
+                    acc += x[xOff + d] * c;
+                } else {
+                    float diff = x[xOff + d] - c;
+                    acc += diff * diff;
+                }
+            }
+            float dist = dot ? 1f - acc : acc;
+            if (dist < bestD) {
+                bestD = dist;
+                best = j;
+            }
+        }
+        return ((long) Float.floatToRawIntBits(bestD) << 32) | best;
+    }
+
+    /** Row-major {@code [k][dim]} centroids to the {@code [dim][k]} layout of {@link #nearestTransposed}. */
+    static float[] transposeCentroids(float[] c, int k, int dim) {
+        float[] t = new float[k * dim];
+        for (int j = 0; j < k; j++) {
+            for (int d = 0; d < dim; d++) {
+                t[d * k + j] = c[j * dim + d];
+            }
+        }
+        return t;
+    }
+
     /** Cosine distance over heap arrays. */
     default float cosineF32(float[] a, int aOff, float[] b, int bOff, int dim) {
         return cosineFromSums(dotF32(a, aOff, b, bOff, dim), dotF32(a, aOff, a, aOff, dim), dotF32(b, bOff, b, bOff, dim));

@@ -88,6 +88,102 @@ final class VectorDistanceKernels implements DistanceKernels {
     }
 
     @Override
+    public long nearestTransposed(float[] x, int xOff, float[] t, int k, int dim, boolean dot) {
+        int lanes = F.length();
+        if (k < lanes || I.length() != lanes) {
+            return DistanceKernels.super.nearestTransposed(x, xOff, t, k, dim, dot);
+        }
+        FloatVector minV = FloatVector.broadcast(F, Float.POSITIVE_INFINITY);
+        IntVector idxV = IntVector.zero(I);
+        IntVector iota = IntVector.zero(I).addIndex(1);
+        int kv = k - k % lanes;
+        int j = 0;
+        // four centroid blocks per pass: each broadcast x_d feeds four independent accumulators
+        for (; j + 4 * lanes <= kv; j += 4 * lanes) {
+            FloatVector a0 = FloatVector.zero(F), a1 = a0, a2 = a0, a3 = a0;
+            for (int d = 0, row = j; d < dim; d++, row += k) {
+                FloatVector xd = FloatVector.broadcast(F, x[xOff + d]);
+                FloatVector c0 = FloatVector.fromArray(F, t, row);
+                FloatVector c1 = FloatVector.fromArray(F, t, row + lanes);
+                FloatVector c2 = FloatVector.fromArray(F, t, row + 2 * lanes);
+                FloatVector c3 = FloatVector.fromArray(F, t, row + 3 * lanes);
+                if (dot) {
+                    a0 = xd.fma(c0, a0);
+                    a1 = xd.fma(c1, a1);
+                    a2 = xd.fma(c2, a2);
+                    a3 = xd.fma(c3, a3);
+                } else {
+                    FloatVector d0 = xd.sub(c0), d1 = xd.sub(c1), d2 = xd.sub(c2), d3 = xd.sub(c3);
+                    a0 = d0.fma(d0, a0);
+                    a1 = d1.fma(d1, a1);
+                    a2 = d2.fma(d2, a2);
+                    a3 = d3.fma(d3, a3);
+                }
+            }
+            if (dot) {
+                FloatVector one = FloatVector.broadcast(F, 1f);
+                a0 = one.sub(a0);
+                a1 = one.sub(a1);
+                a2 = one.sub(a2);
+                a3 = one.sub(a3);
+            }
+            var lt0 = a0.lt(minV);
+            minV = minV.blend(a0, lt0);
+            idxV = idxV.blend(iota.add(j), lt0.cast(I));
+            var lt1 = a1.lt(minV);
+            minV = minV.blend(a1, lt1);
+            idxV = idxV.blend(iota.add(j + lanes), lt1.cast(I));
+            var lt2 = a2.lt(minV);
+            minV = minV.blend(a2, lt2);
+            idxV = idxV.blend(iota.add(j + 2 * lanes), lt2.cast(I));
+            var lt3 = a3.lt(minV);
+            minV = minV.blend(a3, lt3);
+            idxV = idxV.blend(iota.add(j + 3 * lanes), lt3.cast(I));
+        }
+        for (; j < kv; j += lanes) {
+            FloatVector a0 = FloatVector.zero(F);
+            for (int d = 0, row = j; d < dim; d++, row += k) {
+                FloatVector xd = FloatVector.broadcast(F, x[xOff + d]);
+                FloatVector c0 = FloatVector.fromArray(F, t, row);
+                if (dot) {
+                    a0 = xd.fma(c0, a0);
+                } else {
+                    FloatVector d0 = xd.sub(c0);
+                    a0 = d0.fma(d0, a0);
+                }
+            }
+            FloatVector dist = dot ? FloatVector.broadcast(F, 1f).sub(a0) : a0;
+            var lt = dist.lt(minV);
+            minV = minV.blend(dist, lt);
+            idxV = idxV.blend(iota.add(j), lt.cast(I));
+        }
+        float bestD = minV.reduceLanes(VectorOperators.MIN);
+        var atMin = minV.eq(bestD).cast(I);
+        int best = idxV.blend(IntVector.broadcast(I, Integer.MAX_VALUE), atMin.not()).reduceLanes(VectorOperators.MIN);
+        if (best == Integer.MAX_VALUE) {
+            best = 0;
+        }
+        for (; j < k; j++) { // tail centroids, scalar (higher indices: strict < keeps ties on the lower one)
+            float acc = 0;
+            for (int d = 0; d < dim; d++) {
+                float c = t[d * k + j];
+                if (dot) {
+                    acc += x[xOff + d] * c;
+                } else {
+                    float diff = x[xOff + d] - c;
+                    acc += diff * diff;
+                }
+            }
+            float dist = dot ? 1f - acc : acc;
+            if (dist < bestD) {
+                bestD = dist;
+                best = j;
+            }
+        }
+        return ((long) Float.floatToRawIntBits(bestD) << 32) | best;
+    }
+
+    @Override
     public float l2F32(float[] a, int aOff, float[] b, int bOff, int dim) {
         int lanes = F.length();
         int i = 0;

@@ -118,6 +118,11 @@ public final class Hnsw {
         return nodeLevel.length;
     }
 
+    /** The build parameters (as stored in the partition's metadata). */
+    public Params params() {
+        return params;
+    }
+
     public int entryPoint() {
         return entryPoint;
     }
@@ -157,6 +162,7 @@ public final class Hnsw {
         int entry = -1;
         int top = -1;
         Visited visited = new Visited(n);
+        LongHeap[] heaps = {new LongHeap(p.efConstruction() * 2), new LongHeap(p.efConstruction() + 1)};
         for (int i = 0; i < n; i++) {
             if (entry < 0) {
                 entry = i;
@@ -174,7 +180,7 @@ public final class Hnsw {
             }
             for (int l = Math.min(level[i], top); l >= 0; l--) {
                 int cap = l == 0 ? 2 * p.m() : p.m();
-                long[] found = beam(qs, new int[] {cur}, new float[] {curD}, p.efConstruction(), l, nb, size, visited, RowFilter.ALL, null);
+                long[] found = buildBeam(qs, cur, curD, p.efConstruction(), l, nb, size, visited, heaps);
                 int[] chosen = selectHeuristic(s, found, cap);
                 for (int c : chosen) {
                     float d = qs.distance(c);
@@ -216,6 +222,15 @@ public final class Hnsw {
             list[sz] = to;
             nd[l][from][sz] = d;
             size[l][from] = sz + 1;
+            return;
+        }
+        // full: Lance's cutoff — an edge no nearer than the current farthest neighbour is not added (no re-selection)
+        float worst = Float.NEGATIVE_INFINITY;
+        float[] dl = nd[l][from];
+        for (int j = 0; j < sz; j++) {
+            worst = Math.max(worst, dl[j]);
+        }
+        if (!(d < worst)) {
             return;
         }
         // full: re-select among the old neighbours plus the new one with the heuristic
@@ -367,6 +382,126 @@ public final class Hnsw {
             out[i] = pack((int) e[1], Float.intBitsToFloat((int) e[0]));
         }
         return out;
+    }
+
+    /**
+     * {@link #beam} for graph construction (no filter, one entry point) over primitive heaps of
+     * {@link #order}-packed (distance, id) longs instead of boxed queue entries; same results.
+     */
+    private static long[] buildBeam(QueryScorer qs, int entry, float entryD, int ef, int level, int[][][] nb, int[][] size,
+                                    Visited visited, LongHeap[] heaps) {
+        visited.clear();
+        LongHeap candidates = heaps[0];
+        LongHeap results = heaps[1]; // holds negated keys: a max-heap
+        candidates.clear();
+        results.clear();
+        visited.mark(entry);
+        long e0 = order(entry, entryD);
+        candidates.push(e0);
+        results.push(-e0);
+        while (candidates.size() > 0) {
+            long c = candidates.pop();
+            if (results.size() >= ef && orderedDistance(c) > orderedDistance(-results.peek())) {
+                break;
+            }
+            int node = (int) c;
+            int[] list = nb[level][node];
+            int sz = size[level][node];
+            for (int j = 0; j < sz; j++) {
+                int x = list[j];
+                if (!visited.mark(x)) {
+                    continue;
+                }
+                float d = qs.distance(x);
+                if (results.size() < ef || d < orderedDistance(-results.peek())) {
+                    long key = order(x, d);
+                    candidates.push(key);
+                    results.push(-key);
+                    if (results.size() > ef) {
+                        results.pop();
+                    }
+                }
+            }
+        }
+        long[] out = new long[results.size()];
+        for (int i = out.length - 1; i >= 0; i--) {
+            long k = -results.pop();
+            out[i] = pack((int) k, orderedDistance(k));
+        }
+        return out;
+    }
+
+    /** (distance, id) as one long whose signed order is distance order (negatives and NaN as Float.compare), then id. */
+    private static long order(int id, float d) {
+        int bits = Float.floatToRawIntBits(d);
+        bits ^= (bits >> 31) & 0x7fffffff;
+        return ((long) bits << 32) | (id & 0xFFFFFFFFL);
+    }
+
+    private static float orderedDistance(long key) {
+        int bits = (int) (key >> 32);
+        bits ^= (bits >> 31) & 0x7fffffff;
+        return Float.intBitsToFloat(bits);
+    }
+
+    /** A growable binary min-heap of longs. */
+    private static final class LongHeap {
+        private long[] a;
+        private int n;
+
+        LongHeap(int capacity) {
+            a = new long[Math.max(4, capacity)];
+        }
+
+        int size() {
+            return n;
+        }
+
+        void clear() {
+            n = 0;
+        }
+
+        long peek() {
+            return a[0];
+        }
+
+        void push(long v) {
+            if (n == a.length) {
+                a = Arrays.copyOf(a, n * 2);
+            }
+            int i = n++;
+            while (i > 0) {
+                int parent = (i - 1) >>> 1;
+                if (a[parent] <= v) {
+                    break;
+                }
+                a[i] = a[parent];
+                i = parent;
+            }
+            a[i] = v;
+        }
+
+        long pop() {
+            long top = a[0];
+            long v = a[--n];
+            int i = 0;
+            int half = n >>> 1;
+            while (i < half) {
+                int child = 2 * i + 1;
+                if (child + 1 < n && a[child + 1] < a[child]) {
+                    child++;
+                }
+                if (v <= a[child]) {
+                    break;
+                }
+                a[i] = a[child];
+                i = child;
+            }
+            if (n > 0) {
+                a[i] = v;
+            }
+            return top;
+        }
     }
 
     private static boolean passes(RowFilter f, long[] rowIds, int node) {

@@ -154,6 +154,11 @@ public final class IvfIndex {
         }
         byte[] c = codes[p];
         int n = rowIds[p].length;
+        // graph construction compares stored codes pairwise: SIMD u8 L2 (exact integer sum, same value as sq.distance)
+        java.lang.foreign.MemorySegment seg = java.lang.foreign.MemorySegment.ofArray(c);
+        io.javelin.index.kernel.DistanceKernels kern = io.javelin.index.kernel.DistanceKernels.get();
+        float scale = (sq.hi() - sq.lo()) / 255f;
+        boolean l2 = type != DistanceType.DOT;
         return new Hnsw.Scorer() {
             @Override
             public int size() {
@@ -162,7 +167,8 @@ public final class IvfIndex {
 
             @Override
             public float between(int a, int b) {
-                return sq.distance(type, c, a * dim, c, b * dim);
+                return l2 ? kern.l2U8(seg, (long) a * dim, seg, (long) b * dim, dim) * scale * scale
+                        : sq.distance(type, c, a * dim, c, b * dim);
             }
 
             @Override
@@ -247,36 +253,12 @@ public final class IvfIndex {
         }
         byte[][] codes = new byte[parts][];
         float[][] vecs = new float[parts][];
-        float[] tmp = new float[dim];
-        for (int q = 0; q < parts; q++) {
-            int cnt = counts[q];
-            switch (p.kind()) {
-                case FLAT -> {
-                    vecs[q] = new float[cnt * dim];
-                    for (int j = 0; j < cnt; j++) {
-                        System.arraycopy(x, members[q][j] * dim, vecs[q], j * dim, dim);
-                    }
-                }
-                case PQ -> {
-                    int w = pq.codeBytes();
-                    byte[] rowMajor = new byte[cnt * w];
-                    for (int j = 0; j < cnt; j++) {
-                        int off = members[q][j] * dim;
-                        for (int d = 0; d < dim; d++) {
-                            tmp[d] = residual ? x[off + d] - model.centroids()[q * dim + d] : x[off + d];
-                        }
-                        pq.encode(tmp, 0, rowMajor, j * w);
-                    }
-                    codes[q] = ProductQuantizer.transpose(rowMajor, cnt, w);
-                }
-                case SQ -> {
-                    codes[q] = new byte[cnt * dim];
-                    for (int j = 0; j < cnt; j++) {
-                        sq.encode(x, members[q][j] * dim, codes[q], j * dim);
-                    }
-                }
-            }
-        }
+        final ProductQuantizer fpq = pq;
+        final ScalarQuantizer fsq = sq;
+        final float[] fx = x;
+        // partitions encode independently: in parallel (common fork-join pool; callers run builds off non-blocking threads)
+        java.util.stream.IntStream.range(0, parts).parallel().forEach(q -> encodePartition(q, counts[q], members[q], fx, dim, model,
+                residual, p.kind(), fpq, fsq, codes, vecs));
         IvfIndex flat = new IvfIndex(model, p.kind(), p.type(), pq, sq, rowIds, codes, vecs, km.loss(), null);
         if (p.hnsw() == null) {
             return flat;
@@ -284,6 +266,113 @@ public final class IvfIndex {
         Hnsw[] graphs = new Hnsw[parts];
         java.util.stream.IntStream.range(0, parts).parallel().forEach(q -> graphs[q] = Hnsw.build(flat.scorer(q), p.hnsw()));
         return new IvfIndex(model, p.kind(), p.type(), pq, sq, rowIds, codes, vecs, km.loss(), graphs);
+    }
+
+    private static void encodePartition(int q, int cnt, int[] member, float[] x, int dim, IvfModel model, boolean residual, Kind kind,
+                                        ProductQuantizer pq, ScalarQuantizer sq, byte[][] codes, float[][] vecs) {
+        float[] tmp = new float[dim];
+        switch (kind) {
+            case FLAT -> {
+                vecs[q] = new float[cnt * dim];
+                for (int j = 0; j < cnt; j++) {
+                    System.arraycopy(x, member[j] * dim, vecs[q], j * dim, dim);
+                }
+            }
+            case PQ -> {
+                int w = pq.codeBytes();
+                byte[] rowMajor = new byte[cnt * w];
+                float[] c = model.centroids();
+                for (int j = 0; j < cnt; j++) {
+                    int off = member[j] * dim;
+                    for (int d = 0; d < dim; d++) {
+                        tmp[d] = residual ? x[off + d] - c[q * dim + d] : x[off + d];
+                    }
+                    pq.encode(tmp, 0, rowMajor, j * w);
+                }
+                codes[q] = ProductQuantizer.transpose(rowMajor, cnt, w);
+            }
+            case SQ -> {
+                codes[q] = new byte[cnt * dim];
+                for (int j = 0; j < cnt; j++) {
+                    sq.encode(x, member[j] * dim, codes[q], j * dim);
+                }
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ remap
+
+    /**
+     * This index with its row ids rewritten through {@code newId} (Lance's vector {@code remap} after
+     * compaction): a row whose id maps to a negative value (deleted) is dropped, every other row keeps
+     * its partition, position order and stored code under its new id; centroids and quantizer are
+     * unchanged. HNSW sub-indexes are rebuilt per partition over the remapped storage with each graph's
+     * own parameters, as Lance does (its {@code HNSW::remap} re-runs {@code index_vectors}).
+     */
+    public IvfIndex remap(java.util.function.LongUnaryOperator newId) {
+        int parts = ivf.numPartitions();
+        int dim = ivf.dim();
+        long[][] ids = new long[parts][];
+        byte[][] c = new byte[parts][];
+        float[][] v = new float[parts][];
+        for (int p = 0; p < parts; p++) {
+            long[] old = rowIds[p];
+            int n = old.length;
+            int[] keep = new int[n];
+            long[] mapped = new long[n];
+            int m = 0;
+            for (int i = 0; i < n; i++) {
+                long to = newId.applyAsLong(old[i]);
+                if (to >= 0) {
+                    keep[m] = i;
+                    mapped[m++] = to;
+                }
+            }
+            ids[p] = java.util.Arrays.copyOf(mapped, m);
+            switch (kind) {
+                case FLAT -> {
+                    v[p] = new float[m * dim];
+                    for (int j = 0; j < m; j++) {
+                        System.arraycopy(vectors[p], keep[j] * dim, v[p], j * dim, dim);
+                    }
+                }
+                case SQ -> {
+                    c[p] = new byte[m * dim];
+                    for (int j = 0; j < m; j++) {
+                        System.arraycopy(codes[p], keep[j] * dim, c[p], j * dim, dim);
+                    }
+                }
+                case PQ -> { // transposed [byte][row]: keep the surviving columns of every byte row
+                    int w = pq.codeBytes();
+                    byte[] src = codes[p];
+                    byte[] dst = new byte[m * w];
+                    for (int b = 0; b < w; b++) {
+                        int from = b * n, to = b * m;
+                        for (int j = 0; j < m; j++) {
+                            dst[to + j] = src[from + keep[j]];
+                        }
+                    }
+                    c[p] = dst;
+                }
+            }
+        }
+        IvfIndex flat = new IvfIndex(ivf, kind, type, pq, sq, ids, c, v, loss, null);
+        if (graphs == null) {
+            return flat;
+        }
+        Hnsw[] rebuilt = new Hnsw[parts];
+        java.util.stream.IntStream.range(0, parts).parallel()
+                .forEach(p -> rebuilt[p] = Hnsw.build(flat.scorer(p), graphs[p] == null ? Hnsw.Params.LANCE_DEFAULT : graphs[p].params()));
+        return new IvfIndex(ivf, kind, type, pq, sq, ids, c, v, loss, rebuilt);
+    }
+
+    /** Rows stored in every partition together. */
+    public long numRows() {
+        long n = 0;
+        for (long[] r : rowIds) {
+            n += r.length;
+        }
+        return n;
     }
 
     // ------------------------------------------------------------------ search

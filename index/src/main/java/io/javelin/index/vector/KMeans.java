@@ -1,5 +1,6 @@
 package io.javelin.index.vector;
 
+import io.javelin.index.kernel.DistanceKernels;
 import java.util.Arrays;
 import java.util.Random;
 import java.util.stream.IntStream;
@@ -93,6 +94,23 @@ public final class KMeans {
     public static double assign(float[] data, int n, int dim, float[] c, int k, DistanceType type, int[] out) {
         int chunks = (n + CHUNK - 1) / CHUNK;
         double[] partial = new double[chunks];
+        if (type == DistanceType.L2 || type == DistanceType.DOT) {
+            // lanes across centroids (transposed table): no per-centroid call or horizontal sum
+            float[] t = DistanceKernels.transposeCentroids(c, k, dim);
+            boolean dot = type == DistanceType.DOT;
+            DistanceKernels kern = DistanceKernels.get();
+            IntStream.range(0, chunks).parallel().forEach(ch -> {
+                int from = ch * CHUNK, to = Math.min(n, from + CHUNK);
+                double sum = 0;
+                for (int i = from; i < to; i++) {
+                    long r = kern.nearestTransposed(data, i * dim, t, k, dim, dot);
+                    out[i] = (int) r;
+                    sum += Float.intBitsToFloat((int) (r >>> 32));
+                }
+                partial[ch] = sum;
+            });
+            return Arrays.stream(partial).sum();
+        }
         IntStream.range(0, chunks).parallel().forEach(ch -> {
             int from = ch * CHUNK, to = Math.min(n, from + CHUNK);
             double sum = 0;

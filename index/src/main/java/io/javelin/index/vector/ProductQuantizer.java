@@ -1,6 +1,7 @@
 package io.javelin.index.vector;
 
 import io.javelin.index.CorruptIndexException;
+import io.javelin.index.kernel.DistanceKernels;
 import io.javelin.index.pb.Tensor;
 import java.util.Locale;
 
@@ -43,6 +44,21 @@ public final class ProductQuantizer {
         }
         this.codebook = codebook;
         this.type = type;
+    }
+
+    /** Per sub-vector the codebook transposed to {@code [sub][k]} (lazily, for {@link #encode}). */
+    private volatile float[][] transposed;
+
+    private float[][] transposed() {
+        float[][] t = transposed;
+        if (t == null) {
+            t = new float[m][];
+            for (int s = 0; s < m; s++) {
+                t[s] = DistanceKernels.transposeCentroids(java.util.Arrays.copyOfRange(codebook, s * k * sub, (s + 1) * k * sub), k, sub);
+            }
+            transposed = t;
+        }
+        return t;
     }
 
     /** Trains one k-means per sub-vector on {@code data} (residuals for L2/cosine, as Lance does). */
@@ -111,16 +127,10 @@ public final class ProductQuantizer {
 
     /** Encodes {@code v[off..off+dim)} into {@code out[outOff..outOff+codeBytes)} (row layout). */
     public void encode(float[] v, int off, byte[] out, int outOff) {
+        float[][] t = transposed();
+        DistanceKernels kern = DistanceKernels.get();
         for (int s = 0; s < m; s++) {
-            int best = 0;
-            float bestD = Float.POSITIVE_INFINITY;
-            for (int c = 0; c < k; c++) {
-                float d = DistanceType.l2Short(v, off + s * sub, codebook, (s * k + c) * sub, sub);
-                if (d < bestD) {
-                    bestD = d;
-                    best = c;
-                }
-            }
+            int best = (int) kern.nearestTransposed(v, off + s * sub, t[s], k, sub, false);
             if (nbits == 8) {
                 out[outOff + s] = (byte) best;
             } else if ((s & 1) == 0) {
