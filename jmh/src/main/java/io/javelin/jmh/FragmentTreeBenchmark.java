@@ -190,6 +190,14 @@ public class FragmentTreeBenchmark {
         }
 
         @Override
+        public Mono<byte[]> readRange(String path, long offset, int length) {
+            return delayed(inner.readRange(path, offset, length).doOnNext(b -> {
+                gets.incrementAndGet();
+                getBytes.addAndGet(b.length);
+            }));
+        }
+
+        @Override
         public Mono<Void> put(String path, byte[] bytes) {
             return delayed(inner.put(path, bytes).doOnSuccess(v -> counted(path, bytes.length)));
         }

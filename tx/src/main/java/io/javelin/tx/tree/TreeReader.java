@@ -186,7 +186,8 @@ final class TreeReader {
      * The records of {@code ids} in a leaf (absent ids skipped), for point resolution: a cached
      * leaf, else a ranged read of just their rows when the codec reads objects of this size in
      * ranges (the tail, the id column and one page per column; not cached: it is partial), else the
-     * whole leaf. A ranged read checks every record it decodes and the record count; the leaf's
+     * whole leaf. Ids are at most max_fragment_id (R53), which bounds the last leaf's range (its
+     * inherited upper bound is 2^32). A ranged read checks every record it decodes and the record count; the leaf's
      * row summaries (R24) need every record and are checked when the whole leaf is read.
      */
     Mono<List<DataFragment>> loadLeafRows(ChildRef ref, java.util.SortedSet<Long> ids) {
@@ -201,7 +202,8 @@ final class TreeReader {
         return Mono.defer(() -> {
             TreeObjectSource source = new TreeObjectSource(env.store(), ref.location(), c.getObjectSize());
             Mono<List<DataFragment>> decode = Mono.usingWhen(
-                    env.codec().decodeRows(source, ids, ref.lo(), ref.hi(), c.getNumKeys(), env.allocator()),
+                    env.codec().decodeRows(source, ids, ref.lo(),
+                            Math.min(ref.hi(), maxFragmentId + 1), c.getNumKeys(), env.allocator()),
                     d -> Mono.fromCallable(() -> checkRecords(ref, records(ref, d))),
                     d -> Mono.fromRunnable(d::close));
             return Mono.<List<DataFragment>>create(sink -> decode.subscribe(sink::success, sink::error));
