@@ -39,46 +39,48 @@ import reactor.core.publisher.Mono;
  */
 public final class LanceLeafCodec implements LeafCodec {
 
-    /**
-     * Records per page: the writer flushes a page per write call once the page size is reached, so
-     * writing a leaf in slices of this many records with a small page size gives every column a page
-     * per slice, and a point read takes one slice of each column instead of the whole leaf.
-     */
-    public static final int ROWS_PER_PAGE = 256;
-
-    /** Leaves at least this large are read in ranges by point resolution ({@link #readsRanges}). */
+    /** Leaves at least this large are read in ranges by point resolution when ranged reads are on. */
     public static final long DEFAULT_RANGED_MIN_BYTES = 128 << 10;
 
+    /**
+     * {@code -Djavelin.tree.leafPageBytes=8192} writes leaves in pages of about that size and turns
+     * ranged point reads on (off by default). Measured on a 9 710-record narrow leaf (one point read,
+     * docs/benchmarks.md): 8 MiB pages (default) 621 KB leaf, a ranged read would fetch 668 KB;
+     * 64 KiB pages 652 KB / 456 KB; 8 KiB pages 1 070 KB / 150 KB; 1 KiB pages 1 843 KB / 256 KB.
+     * Small pages cost the encoder its compression, so every listing and leaf rewrite pays more
+     * than a point read saves: whole-leaf reads stay the default.
+     */
+    public static final String PAGE_BYTES_PROPERTY = "javelin.tree.leafPageBytes";
+
     private final WriteOptions options;
-    private final int rowsPerPage;
     private final long rangedMinBytes;
 
     /**
      * Lance file format 2.2 (any version is allowed by the spec; upstream writes 2.1). Measured on a
      * 9 000-record narrow leaf, interleaved in one JVM: 2.2 files are 1.5 % smaller than 2.1 and
-     * decode 13-20 % faster (2.0 decodes faster still but is 2.3x larger). Pages of
-     * {@link #ROWS_PER_PAGE} records; leaves from {@link #DEFAULT_RANGED_MIN_BYTES} up are read in
-     * ranges by point resolution.
+     * decode 13-20 % faster (2.0 decodes faster still but is 2.3x larger). Whole-leaf reads unless
+     * {@link #PAGE_BYTES_PROPERTY} is set.
      */
     public LanceLeafCodec() {
-        this(WriteOptions.of(LanceFileVersion.V2_2).withPageSize(1024), ROWS_PER_PAGE, DEFAULT_RANGED_MIN_BYTES);
+        this(Long.getLong(PAGE_BYTES_PROPERTY, 0L));
     }
 
-    /** One page per column per write of the whole leaf; leaves are always read whole. */
+    private LanceLeafCodec(long pageBytes) {
+        this(pageBytes > 0 ? WriteOptions.of(LanceFileVersion.V2_2).withPageSize(pageBytes)
+                : WriteOptions.of(LanceFileVersion.V2_2), pageBytes > 0 ? DEFAULT_RANGED_MIN_BYTES : Long.MAX_VALUE);
+    }
+
+    /** Leaves always read whole. */
     public LanceLeafCodec(WriteOptions options) {
-        this(options, Integer.MAX_VALUE, Long.MAX_VALUE);
+        this(options, Long.MAX_VALUE);
     }
 
     /**
-     * @param rowsPerPage    records per encoder write (with a small page size: records per page)
-     * @param rangedMinBytes leaves of at least this many bytes are read in ranges ({@code Long.MAX_VALUE}: never)
+     * @param rangedMinBytes leaves of at least this many bytes are read in ranges by point
+     *                       resolution ({@code Long.MAX_VALUE}: never); useful with small pages
      */
-    public LanceLeafCodec(WriteOptions options, int rowsPerPage, long rangedMinBytes) {
-        if (rowsPerPage <= 0) {
-            throw new IllegalArgumentException("rowsPerPage must be positive: " + rowsPerPage);
-        }
+    public LanceLeafCodec(WriteOptions options, long rangedMinBytes) {
         this.options = options;
-        this.rowsPerPage = rowsPerPage;
         this.rangedMinBytes = rangedMinBytes;
     }
 
@@ -100,16 +102,8 @@ public final class LanceLeafCodec implements LeafCodec {
             }
             values.setRowCount(rows);
             FileEncoder encoder = new FileEncoder(storage, options);
-            if (rows <= rowsPerPage) {
-                if (rows > 0) {
-                    parts.addAll(encoder.write(values));
-                }
-            } else {
-                for (int start = 0; start < rows; start += rowsPerPage) {
-                    try (VectorSchemaRoot slice = values.slice(start, Math.min(rowsPerPage, rows - start))) {
-                        parts.addAll(encoder.write(slice));
-                    }
-                }
+            if (rows > 0) {
+                parts.addAll(encoder.write(values));
             }
             parts.addAll(encoder.finish());
         }
