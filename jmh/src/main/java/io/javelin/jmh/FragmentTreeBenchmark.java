@@ -50,9 +50,13 @@ import reactor.core.scheduler.Schedulers;
  * counts (deterministic) with times, p50/p99 and sampled peak heap: {@code java -cp ...
  * io.javelin.jmh.FragmentTreeBenchmark [fragments...] [--wide N,N] [--latency-ms N] [--chart PNG]}
  * prints the Markdown tables of docs/benchmarks.md (also replace data in 10 fragments, backfill
- * in commits of 10, and the wide shape of 100 columns in 6 files); {@code --backfill N[:commits],...}
- * runs a whole-column backfill and reports amortized bytes per commit; {@code --chart-from
- * REPORT,... --chart PNG} redraws the chart from saved reports.
+ * in commits of 10, and the wide shape of 100 columns in 6 files); {@code --backfill
+ * N[:commits[:flat|tree|both[:wide]]],...} runs a whole-column backfill and reports amortized bytes
+ * per commit; {@code --store local} puts every table on a local-FS store in a temporary directory
+ * ({@code -Djavelin.bench.dir}); {@code -Djavelin.bench.layouts=tree}, {@code
+ * -Djavelin.bench.skipOps=Merge,listing} and {@code -Djavelin.bench.noWarmup=true} trim a large run;
+ * {@code --chart-from REPORT,... --chart PNG} redraws the chart from saved reports (Markdown tables
+ * of this generator, docs/benchmarks.md included).
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -129,7 +133,10 @@ public class FragmentTreeBenchmark {
 
     /** A ManifestStore over an in-memory object store counting requests and bytes, with optional latency. */
     static final class CountingStore implements ManifestStore {
-        final ObjectStoreManifestStore inner = new ObjectStoreManifestStore(InMemoryObjectStore.createIsolated(), "");
+        final io.javelin.objectstore.ObjectStore objects;
+        final ObjectStoreManifestStore inner;
+        /** The local-FS store's directory (deleted by {@link #close()}), or null in memory. */
+        final java.nio.file.Path dir;
         final Duration latency;
         final AtomicLong gets = new AtomicLong();
         final AtomicLong getBytes = new AtomicLong();
@@ -140,7 +147,34 @@ public class FragmentTreeBenchmark {
         final Map<String, AtomicLong> putBytesByKind = new java.util.concurrent.ConcurrentSkipListMap<>();
 
         CountingStore(int latencyMs) {
+            this(latencyMs, false);
+        }
+
+        /** In memory, or (local) files under a fresh temporary directory ({@code -Djavelin.bench.dir} to place it). */
+        CountingStore(int latencyMs, boolean local) {
             this.latency = Duration.ofMillis(latencyMs);
+            try {
+                dir = local ? java.nio.file.Files.createTempDirectory(java.nio.file.Path.of(
+                        System.getProperty("javelin.bench.dir", System.getProperty("java.io.tmpdir"))), "fragment-tree-") : null;
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+            objects = local ? new io.javelin.objectstore.local.LocalObjectStore(dir, 4) : InMemoryObjectStore.createIsolated();
+            inner = new ObjectStoreManifestStore(objects, "");
+        }
+
+        /** Releases the store; a local store's files are deleted. */
+        void close() {
+            try {
+                objects.close();
+                if (dir != null) {
+                    try (var walk = java.nio.file.Files.walk(dir)) {
+                        walk.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+                    }
+                }
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
         }
 
         <T> Mono<T> delayed(Mono<T> m) {
@@ -154,6 +188,14 @@ public class FragmentTreeBenchmark {
         @Override
         public Mono<byte[]> read(String path) {
             return delayed(inner.read(path).doOnNext(b -> {
+                gets.incrementAndGet();
+                getBytes.addAndGet(b.length);
+            }));
+        }
+
+        @Override
+        public Mono<byte[]> readRange(String path, long offset, int length) {
+            return delayed(inner.readRange(path, offset, length).doOnNext(b -> {
                 gets.incrementAndGet();
                 getBytes.addAndGet(b.length);
             }));
@@ -230,10 +272,14 @@ public class FragmentTreeBenchmark {
         }
 
         Fixture(int n, boolean tree, int latencyMs, boolean wide) {
+            this(n, tree, latencyMs, wide, false);
+        }
+
+        Fixture(int n, boolean tree, int latencyMs, boolean wide, boolean local) {
             this.wide = wide;
             this.initial = n;
             this.schema = wide ? WIDE_SCHEMA : SCHEMA;
-            store = new CountingStore(latencyMs);
+            store = new CountingStore(latencyMs, local);
             table = new Table(store);
             engine = new CommitEngine(store, CommitOptions.defaults());
             List<DataFragment> frags = new ArrayList<>(n);
@@ -424,7 +470,9 @@ public class FragmentTreeBenchmark {
     }
 
     static Measured measure(CountingStore store, int reps, Supplier<Object> op) {
-        op.get(); // warm
+        if (!Boolean.getBoolean("javelin.bench.noWarmup")) {
+            op.get(); // warm
+        }
         java.lang.management.MemoryMXBean mem = java.lang.management.ManagementFactory.getMemoryMXBean();
         System.gc();
         long base = mem.getHeapMemoryUsage().getUsed();
@@ -469,6 +517,9 @@ public class FragmentTreeBenchmark {
      * Arguments: narrow fragment counts, {@code --wide N,N}, {@code --latency-ms N},
      * {@code --chart docs/bench/fragment-tree.png}.
      */
+    /** {@code --store local}: every fixture on a local-FS store in a temporary directory. */
+    static boolean localStore;
+
     public static void main(String[] args) throws Exception {
         List<Integer> sizes = new ArrayList<>();
         List<Integer> wideSizes = new ArrayList<>();
@@ -478,6 +529,11 @@ public class FragmentTreeBenchmark {
         String chartFrom = null;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
+                case "--store" -> localStore = switch (args[++i]) {
+                    case "local" -> true;
+                    case "memory" -> false;
+                    default -> throw new IllegalArgumentException("--store local|memory, not " + args[i]);
+                };
                 case "--latency-ms" -> latency = Integer.parseInt(args[++i]);
                 case "--wide" -> {
                     for (String w : args[++i].split(",")) {
@@ -518,9 +574,10 @@ public class FragmentTreeBenchmark {
                 String[] nk = b.split(":");
                 int n = Integer.parseInt(nk[0]);
                 int commits = nk.length > 1 ? Integer.parseInt(nk[1]) : n / 10;
+                boolean wideShape = nk.length > 3 && nk[3].equals("wide"); // N:commits:layout:wide
                 for (boolean tree : new boolean[] {false, true}) {
-                    if (nk.length < 3 || nk[2].equals(tree ? "tree" : "flat")) { // N:commits:tree runs one layout
-                        backfillRun(n, tree, commits);
+                    if (nk.length < 3 || nk[2].equals("both") || nk[2].equals(tree ? "tree" : "flat")) {
+                        backfillRun(n, tree, commits, wideShape);
                     }
                 }
             }
@@ -557,8 +614,8 @@ public class FragmentTreeBenchmark {
      * fragments per commit (after a Project adding the all-null column): totals and per-commit
      * amortized bytes over the whole run, so buffer drains and leaf rewrites are included.
      */
-    private static void backfillRun(int n, boolean tree, int commits) {
-        Fixture fx = new Fixture(n, tree, 0, false);
+    private static void backfillRun(int n, boolean tree, int commits, boolean wide) {
+        Fixture fx = new Fixture(n, tree, 0, wide, localStore);
         fx.startBackfill();
         long[] before = fx.store.counts();
         Map<String, Long> kindsBefore = fx.store.putBytesByKind();
@@ -575,20 +632,21 @@ public class FragmentTreeBenchmark {
         java.util.Arrays.sort(ms);
         long putTotal = after[3] - before[3];
         System.out.printf(Locale.ROOT, "| %d | %s | %d | %.0f%% | %.2f | %d | %d | %d | %d | %.2f | %.2f |%n", n,
-                tree ? "tree" : "flat", commits, 100.0 * Math.min(n, commits * 10L) / n,
+                (wide ? "wide " : "") + (tree ? "tree" : "flat"), commits, 100.0 * Math.min(n, commits * 10L) / n,
                 (after[0] - before[0]) / (double) commits, (after[1] - before[1]) / commits, putTotal,
                 putTotal / commits, maxPut, rank(ms, 0.5), rank(ms, 0.99));
         StringBuilder kinds = new StringBuilder();
         fx.store.putBytesByKind().forEach((k, v) -> kinds.append(' ').append(k).append('=')
                 .append((v - kindsBefore.getOrDefault(k, 0L)) / commits));
         System.err.println("  PUT bytes/commit by kind (" + n + " " + (tree ? "tree" : "flat") + "):" + kinds);
+        fx.store.close();
     }
 
     private static void report(int n, boolean tree, boolean wide, int latency, FragmentTreeChart.Data data) {
         String shape = wide ? "wide" : "narrow";
         String l = tree ? "tree" : "flat";
         long t0 = System.nanoTime();
-        Fixture fx = new Fixture(n, tree, latency, wide);
+        Fixture fx = new Fixture(n, tree, latency, wide, localStore);
         double setupMs = (System.nanoTime() - t0) / 1e6;
         int reps = n >= 1_000_000 ? 1 : n >= 100_000 ? 3 : n > 1_000 ? 10 : 20;
         Map<String, Supplier<Object>> ops = new java.util.LinkedHashMap<>();
@@ -597,27 +655,29 @@ public class FragmentTreeBenchmark {
             TreeTables.LEAVES.clear();
             return fx.open().loadFragments().block();
         });
-        if (!wide) {
-            ops.put("point resolve (cold)", () -> {
-                TreeTables.LEAVES.clear();
-                return fx.resolve(ThreadLocalRandom.current().nextLong(n));
-            });
-        }
+        ops.put("point resolve (cold)", () -> {
+            TreeTables.LEAVES.clear();
+            return fx.resolve(ThreadLocalRandom.current().nextLong(n));
+        });
         ops.put("append 1 fragment", fx::appendOne);
         ops.put("delete 1 row (cold)", () -> {
             TreeTables.LEAVES.clear();
             return fx.deleteOneRow(ThreadLocalRandom.current().nextLong(n));
         });
         ops.put("replace data in 10 fragments (Update)", fx::replaceTenByUpdate);
-        if (!wide) {
-            ops.put("replace data in 10 fragments (DataReplacement)", fx::replaceTenByDataReplacement);
-            ops.put("backfill 10 fragments (DataReplacement)", () -> {
-                if (fx.backfillField < 0) {
-                    fx.startBackfill();
-                }
-                return fx.backfillByDataReplacement();
-            });
-            ops.put("backfill 10 fragments (Merge)", fx::backfillByMerge);
+        ops.put("replace data in 10 fragments (DataReplacement)", fx::replaceTenByDataReplacement);
+        ops.put("backfill 10 fragments (DataReplacement)", () -> {
+            if (fx.backfillField < 0) {
+                fx.startBackfill();
+            }
+            return fx.backfillByDataReplacement();
+        });
+        ops.put("backfill 10 fragments (Merge)", fx::backfillByMerge);
+        // -Djavelin.bench.skipOps=Merge,listing: operations whose name contains one of these are not run
+        for (String skip : System.getProperty("javelin.bench.skipOps", "").split(",")) {
+            if (!skip.isBlank()) {
+                ops.keySet().removeIf(k -> k.contains(skip.trim()));
+            }
         }
         System.out.printf(Locale.ROOT, "| %s | %d | %s | create (generate) | | | | | | %.0f | | | |%n", shape, n, l, setupMs);
         for (var e : ops.entrySet()) {
@@ -629,5 +689,6 @@ public class FragmentTreeBenchmark {
                 data.add(shape + " " + e.getKey(), tree, n, m.io()[3]);
             }
         }
+        fx.store.close();
     }
 }

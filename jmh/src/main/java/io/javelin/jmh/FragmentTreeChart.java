@@ -25,18 +25,19 @@ final class FragmentTreeChart {
 
     /** Commit operations plotted (their PUT bytes per commit). */
     static final Set<String> PLOTTED = Set.of("append 1 fragment", "delete 1 row (cold)",
-            "replace data in 10 fragments (Update)", "backfill 10 fragments (DataReplacement)",
-            "backfill 10 fragments (Merge)");
+            "replace data in 10 fragments (Update)", "replace data in 10 fragments (DataReplacement)",
+            "backfill 10 fragments (DataReplacement)", "backfill 10 fragments (Merge)");
 
     private static final Color[] COLORS = {new Color(0x1f77b4), new Color(0xd62728), new Color(0x2ca02c),
-        new Color(0xff7f0e), new Color(0x9467bd), new Color(0x8c564b), new Color(0xe377c2), new Color(0x17becf)};
+        new Color(0xff7f0e), new Color(0x9467bd), new Color(0x8c564b), new Color(0xe377c2), new Color(0x17becf),
+        new Color(0x7f7f7f), new Color(0xbcbd22), new Color(0x000000), new Color(0x393b79)};
 
     /** operation -> layout ("flat"/"tree") -> fragments -> PUT bytes. */
     static final class Data {
         final Map<String, Map<String, TreeMap<Integer, Long>>> series = new TreeMap<>();
 
         void add(String operation, boolean tree, int fragments, long putBytes) {
-            if (putBytes > 0 && (!operation.startsWith("wide") || operation.startsWith("wide append"))) {
+            if (putBytes > 0) {
                 series.computeIfAbsent(operation, k -> new TreeMap<>())
                         .computeIfAbsent(tree ? "tree" : "flat", k -> new TreeMap<>()).put(fragments, putBytes);
             }

@@ -59,4 +59,21 @@ class FragmentTreeReportTest {
         assertThat(img.getWidth()).isEqualTo(1100);
         assertThat(img.getHeight()).isEqualTo(640);
     }
+
+    @Test
+    void theLocalStoreFixtureCountsLikeTheInMemoryOneAndDeletesItsFiles() {
+        FragmentTreeBenchmark.Fixture mem = new FragmentTreeBenchmark.Fixture(200, true, 0, true, false);
+        FragmentTreeBenchmark.Fixture local = new FragmentTreeBenchmark.Fixture(200, true, 0, true, true);
+        assertThat(local.store.dir).isDirectory();
+        for (FragmentTreeBenchmark.Fixture fx : List.of(mem, local)) {
+            fx.appendOne();
+            fx.replaceTenByDataReplacement();
+        }
+        assertThat(state(local)).isEqualTo(state(mem)).hasSize(201);
+        assertThat(local.store.putBytes.get()).isCloseTo(mem.store.putBytes.get(), org.assertj.core.data.Offset.offset(64L));
+        assertThat(local.store.puts.get()).isEqualTo(mem.store.puts.get());
+        local.store.close();
+        mem.store.close();
+        assertThat(local.store.dir).doesNotExist();
+    }
 }

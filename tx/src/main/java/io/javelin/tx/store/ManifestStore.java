@@ -17,6 +17,20 @@ public interface ManifestStore {
     /** The whole object. */
     Mono<byte[]> read(String path);
 
+    /**
+     * {@code length} bytes at {@code offset} (one ranged GET on object stores); fails with
+     * {@link IndexOutOfBoundsException} when the object is shorter. The default reads the whole
+     * object and slices it.
+     */
+    default Mono<byte[]> readRange(String path, long offset, int length) {
+        return read(path).map(b -> {
+            if (offset < 0 || length < 0 || offset + length > b.length) {
+                throw new IndexOutOfBoundsException("range " + offset + "+" + length + " of " + b.length + " bytes of " + path);
+            }
+            return java.util.Arrays.copyOfRange(b, (int) offset, (int) offset + length);
+        });
+    }
+
     /** Unconditional write (overwrites). */
     Mono<Void> put(String path, byte[] bytes);
 

@@ -33,6 +33,14 @@ public final class ObjectStoreManifestStore implements ManifestStore {
                 .onErrorMap(ObjectNotFoundException.class, e -> new StoreNotFoundException(path));
     }
 
+    @Override
+    public Mono<byte[]> readRange(String path, long offset, int length) {
+        return store.read(root + path, offset, length)
+                .map(ObjectStoreManifestStore::copyAndRelease)
+                .doOnDiscard(Buffer.class, Buffer::release)
+                .onErrorMap(ObjectNotFoundException.class, e -> new StoreNotFoundException(path));
+    }
+
     private static byte[] copyAndRelease(Buffer b) {
         try {
             return b.segment().toArray(ValueLayout.JAVA_BYTE);

@@ -3,8 +3,6 @@ package io.javelin.tx.tree;
 import io.javelin.tx.UnsupportedFeatureException;
 import io.javelin.tx.store.ManifestStore;
 import io.javelin.tx.store.StoreNotFoundException;
-import java.util.Arrays;
-import java.util.NoSuchElementException;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
@@ -62,12 +60,9 @@ public final class ManifestStoreTreeStore implements TreeStore {
 
     @Override
     public Mono<byte[]> getRange(ObjectLocation location, long offset, int length) {
-        return get(location).map(b -> {
-            if (offset < 0 || offset + length > b.length) {
-                throw new NoSuchElementException("range " + offset + "+" + length + " of " + b.length);
-            }
-            return Arrays.copyOfRange(b, (int) offset, (int) offset + length);
-        });
+        return Mono.defer(() -> reading(location).readRange(location.path(), offset, length))
+                .onErrorMap(StoreNotFoundException.class, e -> new CorruptSnapshotException(Rule.R08_OBJECT_ENCODING,
+                        "tree object " + location + " is missing", e));
     }
 
     @Override

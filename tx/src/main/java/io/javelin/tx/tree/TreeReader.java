@@ -182,6 +182,34 @@ final class TreeReader {
         });
     }
 
+    /**
+     * The records of {@code ids} in a leaf (absent ids skipped), for point resolution: a cached
+     * leaf, else a ranged read of just their rows when the codec reads objects of this size in
+     * ranges (the tail, the id column and one page per column; not cached: it is partial), else the
+     * whole leaf. Ids are at most max_fragment_id (R53), which bounds the last leaf's range (its
+     * inherited upper bound is 2^32). A ranged read checks every record it decodes and the record count; the leaf's
+     * row summaries (R24) need every record and are checked when the whole leaf is read.
+     */
+    Mono<List<DataFragment>> loadLeafRows(ChildRef ref, java.util.SortedSet<Long> ids) {
+        LeafCache cache = env.cache();
+        if (cache != null && cache.get(env.store().identity(), ref) != null) {
+            return loadLeaf(ref);
+        }
+        FragmentTreeChild c = ref.child();
+        if (!env.codec().readsRanges(c.getObjectSize())) {
+            return loadLeaf(ref);
+        }
+        return Mono.defer(() -> {
+            TreeObjectSource source = new TreeObjectSource(env.store(), ref.location(), c.getObjectSize());
+            Mono<List<DataFragment>> decode = Mono.usingWhen(
+                    env.codec().decodeRows(source, ids, ref.lo(),
+                            Math.min(ref.hi(), maxFragmentId + 1), c.getNumKeys(), env.allocator()),
+                    d -> Mono.fromCallable(() -> checkRecords(ref, records(ref, d))),
+                    d -> Mono.fromRunnable(d::close));
+            return Mono.<List<DataFragment>>create(sink -> decode.subscribe(sink::success, sink::error));
+        });
+    }
+
     Mono<List<DataFragment>> decodeLeaf(ChildRef ref, byte[] bytes) {
         return Mono.defer(() -> {
             FragmentTreeChild c = ref.child();
@@ -203,6 +231,20 @@ final class TreeReader {
             // a structurally valid batch whose values point outside their buffers or dictionaries
             throw new CorruptSnapshotException(Rule.R08_OBJECT_ENCODING, ref.location() + " does not decode: " + e, e);
         }
+    }
+
+    /** Per-record rules of a (possibly partial) leaf: range, max id, strictly increasing ids. */
+    private List<DataFragment> checkRecords(ChildRef ref, List<DataFragment> records) {
+        long prev = -1;
+        for (DataFragment f : records) {
+            check(ref.contains(f.getId()), Rule.R38_LEAF_RANGE, "leaf %s stores id %d outside [%d, %d)",
+                    ref.location(), f.getId(), ref.lo(), ref.hi());
+            check(f.getId() <= maxFragmentId, Rule.R53_MAX_FRAGMENT_ID, "leaf id %d above max_fragment_id %d",
+                    f.getId(), maxFragmentId);
+            check(f.getId() > prev, Rule.R16_LEAF_IDS, "leaf %s ids not increasing at %d", ref.location(), f.getId());
+            prev = f.getId();
+        }
+        return records;
     }
 
     private List<DataFragment> checkLeaf(ChildRef ref, List<DataFragment> records) {

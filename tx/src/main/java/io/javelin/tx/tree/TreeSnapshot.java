@@ -232,7 +232,7 @@ public final class TreeSnapshot {
             ChildRef ref = view.children().get(e.getKey());
             SortedSet<Long> group = e.getValue();
             if (ref.isLeaf()) {
-                return reader.loadLeaf(ref).doOnNext(records -> {
+                return reader.loadLeafRows(ref, group).doOnNext(records -> {
                     long watermark = ref.child().getMaterializedThroughActionSequence();
                     for (long id : group) {
                         put(out, id, Replay.applyRun(find(records, id), sorted(pending.get(id)), watermark));
