@@ -74,6 +74,8 @@ public final class Dataset implements AutoCloseable {
         final Map<String, String> options;
         /** Stores of {@code base_paths} other than this root, opened on first use, closed with this handle. */
         final java.util.concurrent.ConcurrentHashMap<String, ObjectStore> bases = new java.util.concurrent.ConcurrentHashMap<>();
+        /** Opened data files of the root (footer and metadata parsed once; data files are never rewritten in place). */
+        final DataFileReaders files = new DataFileReaders();
         private final AtomicInteger refs = new AtomicInteger(1);
 
         Handle(String uri, ObjectStore store) {
@@ -592,6 +594,9 @@ public final class Dataset implements AutoCloseable {
     }
 
     Mono<LanceFileReader> openFile(String path, PageIoScheduler io) {
+        if (io == handle.io) {
+            return handle.files.open(path, () -> LanceFileReader.open(new ObjectStoreSource(handle.store, "data/" + path, io)));
+        }
         return LanceFileReader.open(new ObjectStoreSource(handle.store, "data/" + path, io));
     }
 

@@ -16,6 +16,9 @@ import reactor.core.publisher.Mono;
 /** Random access by row address: per fragment one take from its data files, then rows put back in request order. */
 final class Take {
 
+    /** Fragments a take reads at once. */
+    static final int FRAGMENT_CONCURRENCY = 8;
+
     private Take() {
     }
 
@@ -51,7 +54,9 @@ final class Take {
                 return Mono.just(projection.apply(empty, List.of(), 0, allocator));
             }
             return Flux.fromIterable(positions.entrySet())
-                    .concatMap(e -> {
+                    // fragments are taken concurrently (a kNN result or refine set spans many fragments: one
+                    // I/O round trip each, in parallel instead of in turn); results keep their positions
+                    .flatMapSequential(e -> {
                         FragmentInfo f = byId.get(e.getKey());
                         long[] offs = e.getValue().stream().mapToLong(i -> addresses[i] & 0xFFFF_FFFFL).toArray();
                         Mono<Void> check = !checkDeleted ? Mono.empty() : ds.deletions(f).flatMap(d -> {
@@ -66,7 +71,7 @@ final class Take {
                         return check.then(FragmentSource.open(ds, f, read, io))
                                 .flatMap(src -> src.take(offs, read, allocator))
                                 .map(r -> Map.entry(e.getValue(), r));
-                    }, 1)
+                    }, FRAGMENT_CONCURRENCY)
                     .doOnDiscard(Map.Entry.class, en -> ((VectorSchemaRoot) en.getValue()).close())
                     .collectList()
                     .map(parts -> assemble(parts, read, projection, addresses.length, allocator));

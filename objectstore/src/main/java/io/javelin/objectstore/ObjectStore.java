@@ -82,6 +82,19 @@ public interface ObjectStore extends AutoCloseable {
                 .doOnDiscard(Buffer.class, Buffer::release);
     }
 
+    /** Whether {@link #readBatch} serves several ranges in one call (the page-I/O scheduler then batches small reads). */
+    default boolean batchesReads() {
+        return false;
+    }
+
+    /**
+     * Reads several ranges and emits them together, in the order given; stores that serve them in one call
+     * (the local store) override it and {@link #batchesReads}.
+     */
+    default Mono<List<Buffer>> readBatch(String path, List<ByteRange> ranges) {
+        return readRanges(path, ranges).collectList();
+    }
+
     /** Reads the last {@code min(length, size)} bytes (footers). */
     Mono<Buffer> readTail(String path, long length);
 

@@ -53,6 +53,17 @@ public final class ResilientObjectStore implements ObjectStore {
     }
 
     @Override
+    public boolean batchesReads() {
+        return inner.batchesReads();
+    }
+
+    @Override
+    public Mono<java.util.List<Buffer>> readBatch(String path, java.util.List<ByteRange> ranges) {
+        return policy.execute(OpClass.READ, "read " + path, () -> inner.readBatch(path, ranges))
+                .doOnDiscard(java.util.List.class, l -> l.forEach(b -> ((Buffer) b).release()));
+    }
+
+    @Override
     public Mono<Buffer> readInto(String path, long offset, Buffer dst) {
         // every attempt gets its own handle (an attempt that fails releases it); ours goes at the end
         return policy.execute(OpClass.READ, "read " + path, () -> Mono.defer(() -> inner.readInto(path, offset, dst.share())))

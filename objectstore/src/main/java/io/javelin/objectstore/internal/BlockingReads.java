@@ -41,4 +41,27 @@ public final class BlockingReads {
                     });
         });
     }
+
+    /** As {@link #on}, for a blocking call that reads several buffers (all released if the subscriber cancelled). */
+    public static Mono<java.util.List<Buffer>> onAll(Scheduler scheduler, Callable<java.util.List<Buffer>> read) {
+        return Mono.defer(() -> {
+            AtomicReference<Object> slot = new AtomicReference<>();
+            return Mono.fromCallable(() -> {
+                        java.util.List<Buffer> b = read.call();
+                        if (!slot.compareAndSet(null, b)) {
+                            b.forEach(Buffer::release); // cancelled while reading
+                            return null;
+                        }
+                        return b;
+                    })
+                    .subscribeOn(scheduler)
+                    .doOnNext(b -> slot.compareAndSet(b, TAKEN))
+                    .doOnCancel(() -> {
+                        Object prev = slot.getAndSet(CANCELLED);
+                        if (prev instanceof java.util.List<?> l) {
+                            l.forEach(x -> ((Buffer) x).release());
+                        }
+                    });
+        });
+    }
 }

@@ -114,7 +114,18 @@ public final class PageIoScheduler {
                 parents.close();
                 throw e;
             }
-            return Flux.range(0, plan.size())
+            // many small reads of one request (a take's rows): one admission, one store call; the buffers are
+            // owned (chunksOwned) as soon as the store hands them over, as in the per-read path
+            Mono<List<Buffer>> batch = !batchable(plan, parentOf) ? null : Mono.usingWhen(
+                    queue.admit(req.priority(), totalBytes(plan)).doOnNext(grants::add),
+                    permit -> store.readBatch(req.path(), plan).doOnNext(list -> list.forEach(b -> {
+                        bytesRead.addAndGet(b.size());
+                        chunksOwned.add(b);
+                    })),
+                    permit -> Mono.fromRunnable(permit::iopDone),
+                    (permit, err) -> Mono.fromRunnable(permit::iopDone),
+                    permit -> Mono.fromRunnable(permit::iopDone));
+            Mono<List<Buffer>> reads = batch != null ? batch : Flux.range(0, plan.size())
                     .flatMapSequential(k -> Mono.usingWhen(
                             queue.admit(req.priority(), plan.get(k).length()).doOnNext(grants::add),
                             permit -> readChunk(req.path(), plan.get(k), parentOf[k], parentStart[k]).doOnNext(b -> {
@@ -124,7 +135,8 @@ public final class PageIoScheduler {
                             permit -> Mono.fromRunnable(permit::iopDone),
                             (permit, err) -> Mono.fromRunnable(permit::iopDone),
                             permit -> Mono.fromRunnable(permit::iopDone)), Math.max(1, plan.size()))
-                    .collectList()
+                    .collectList();
+            return reads
                     .<PageResult>handle((chunks, sink) -> {
                         boolean all = true;
                         for (Buffer c : chunks) {
@@ -278,6 +290,37 @@ public final class PageIoScheduler {
             }
         }
         return lo;
+    }
+
+    /** Reads of at most this size are batched into one store call when a request has several. */
+    static final long BATCH_READ_MAX = 64 * 1024;
+    /** {@code -Djavelin.io.batchSmallReads=false} turns batching off. */
+    static final boolean BATCH_SMALL_READS = !"false".equals(System.getProperty("javelin.io.batchSmallReads"));
+    /** Bytes of one batched store call. */
+    static final long BATCH_TOTAL_MAX = 1024 * 1024;
+
+    /**
+     * Whether a request's physical reads go to the store as one batch: a store that reads batches in one call
+     * (local: a read costs a thread hand-off more than the bytes), more than one read, every read small, none a slice of a split read.
+     */
+    private boolean batchable(List<ByteRange> plan, Buffer[] parentOf) {
+        if (!BATCH_SMALL_READS || !store.batchesReads() || plan.size() < 2 || totalBytes(plan) > BATCH_TOTAL_MAX) {
+            return false;
+        }
+        for (int k = 0; k < plan.size(); k++) {
+            if (plan.get(k).length() > BATCH_READ_MAX || parentOf[k] != null) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static long totalBytes(List<ByteRange> plan) {
+        long n = 0;
+        for (ByteRange r : plan) {
+            n += r.length();
+        }
+        return n;
     }
 
     private static boolean isSorted(List<ByteRange> ranges) {

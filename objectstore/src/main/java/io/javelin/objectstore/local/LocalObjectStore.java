@@ -155,6 +155,34 @@ public final class LocalObjectStore implements ObjectStore {
         return out[0];
     }
 
+    /**
+     * All ranges in one blocking task (a take's scattered rows: one thread hand-off instead of one per range,
+     * each read served from the page cache in microseconds). Buffers in the order given.
+     */
+    @Override
+    public boolean batchesReads() {
+        return true;
+    }
+
+    @Override
+    public Mono<List<Buffer>> readBatch(String path, List<io.javelin.objectstore.ByteRange> ranges) {
+        return Mono.defer(() -> {
+            Path f = file(path);
+            return BlockingReads.onAll(io, () -> {
+                List<Buffer> out = new ArrayList<>(ranges.size());
+                try {
+                    for (io.javelin.objectstore.ByteRange r : ranges) {
+                        out.add(readCached(path, f, r.offset(), r.length()));
+                    }
+                    return out;
+                } catch (Throwable t) {
+                    out.forEach(Buffer::release);
+                    throw t;
+                }
+            });
+        });
+    }
+
     @Override
     public Mono<Buffer> readInto(String path, long offset, Buffer dst) {
         // whoever flips the flag releases dst on failure: the read (once it started) or a cancel before it

@@ -38,7 +38,9 @@ public final class Buffer implements AutoCloseable {
      * Allocates {@code size} bytes (64-byte aligned). Large buffers get their own arena labelled
      * {@code label}; small ones are slices of a shared 1 MiB slab arena, because closing a shared
      * arena costs a thread handshake that would dominate a 4 KiB read. A slab closes when its last
-     * buffer is released.
+     * buffer is released, except the slab being carved: that one is rewound and reused (a burst of
+     * small reads that are all released again, e.g. a take, would otherwise open, zero and close a
+     * 1 MiB arena, with its handshake, every time); {@link #closeIdleSlab()} closes it.
      */
     public static Buffer allocate(long size, String label) {
         if (size < 0) {
@@ -48,7 +50,7 @@ public final class Buffer implements AutoCloseable {
             return new Buffer(null, EMPTY_SEGMENT);
         }
         if (size <= SLAB_THRESHOLD) {
-            return SLABS.allocate(size);
+            return SLABS.allocate(size, true);
         }
         Arena arena = OffHeap.newArena(label);
         try {
@@ -65,7 +67,7 @@ public final class Buffer implements AutoCloseable {
      */
     public static Buffer allocateUninitialized(long size, String label) {
         if (size <= SLAB_THRESHOLD) {
-            return allocate(size, label);
+            return size <= 0 ? allocate(size, label) : SLABS.allocate(size, false);
         }
         Arena arena = OffHeap.newArena(label);
         try {
@@ -88,6 +90,14 @@ public final class Buffer implements AutoCloseable {
             MemorySegment.copy(source, 0, b.segment, 0, source.byteSize());
         }
         return b;
+    }
+
+    /**
+     * Closes the slab small buffers are carved from if no buffer of it is live (it is otherwise kept
+     * for reuse). Leak checks call this first; returns whether a slab was closed.
+     */
+    public static boolean closeIdleSlab() {
+        return SLABS.closeIdle();
     }
 
     /** The bytes. Valid until this handle is released. */
@@ -201,6 +211,7 @@ public final class Buffer implements AutoCloseable {
     private static final class Slab extends Owner {
         final MemorySegment memory;
         long used;
+        boolean dirty;
 
         Slab(Arena arena, MemorySegment memory) {
             super(arena, 0);
@@ -223,7 +234,9 @@ public final class Buffer implements AutoCloseable {
             synchronized (SLABS) {
                 close = refs.decrementAndGet() == 0;
                 if (close && SLABS.current == this) {
-                    SLABS.current = null;
+                    used = 0; // idle: carve it again from the start (the memory is now dirty)
+                    dirty = true;
+                    close = false;
                 }
             }
             if (close) {
@@ -236,20 +249,39 @@ public final class Buffer implements AutoCloseable {
     private static final class Slabs {
         Slab current;
 
-        Buffer allocate(long size) {
+        Buffer allocate(long size, boolean zero) {
             long aligned = (size + 63) & ~63L;
+            MemorySegment seg;
+            Slab s;
             synchronized (this) {
-                Slab s = current;
+                s = current;
                 if (s == null || s.used + aligned > SLAB_SIZE) {
                     Arena arena = OffHeap.newArena("slab");
                     s = new Slab(arena, arena.allocate(SLAB_SIZE, 64));
                     current = s;
                 }
-                MemorySegment seg = s.memory.asSlice(s.used, size);
+                seg = s.memory.asSlice(s.used, size);
                 s.used += aligned;
                 s.refs.incrementAndGet();
-                return new Buffer(s, seg);
+                zero &= s.dirty;
             }
+            if (zero) {
+                seg.fill((byte) 0);
+            }
+            return new Buffer(s, seg);
+        }
+
+        boolean closeIdle() {
+            Slab idle;
+            synchronized (this) {
+                idle = current;
+                if (idle == null || idle.refs.get() != 0) {
+                    return false;
+                }
+                current = null;
+            }
+            idle.arena.close();
+            return true;
         }
     }
 }
