@@ -147,7 +147,7 @@ public final class ProductQuantizer {
      * dimension with unit stride (the JIT vectorizes it) instead of a short {@code dim/m} loop per code.
      */
     public float[] distanceTable(float[] q) {
-        float[] t = transposed();
+        float[] t = flatTransposed();
         float[] table = new float[m * k];
         boolean dot = type == DistanceType.DOT;
         for (int s = 0; s < m; s++) {
@@ -175,11 +175,11 @@ public final class ProductQuantizer {
         return table;
     }
 
-    private volatile float[] transposed;
+    private volatile float[] flatTransposed;
 
-    /** The codebook as {@code [m][dim/m][2^nbits]} (built on first use; immutable). */
-    private float[] transposed() {
-        float[] t = transposed;
+    /** The codebook as {@code [m][dim/m][2^nbits]} in one array (built on first use; immutable). */
+    private float[] flatTransposed() {
+        float[] t = flatTransposed;
         if (t == null) {
             t = new float[codebook.length];
             for (int s = 0; s < m; s++) {
@@ -189,7 +189,7 @@ public final class ProductQuantizer {
                     }
                 }
             }
-            transposed = t;
+            flatTransposed = t;
         }
         return t;
     }
