@@ -75,6 +75,8 @@ public final class Dataset implements AutoCloseable {
         /** Stores of {@code base_paths} other than this root, opened on first use, closed with this handle. */
         final java.util.concurrent.ConcurrentHashMap<String, ObjectStore> bases = new java.util.concurrent.ConcurrentHashMap<>();
         private final AtomicInteger refs = new AtomicInteger(1);
+        /** Data files kept open for takes (see {@link OpenFiles}); closed with this handle. */
+        final OpenFiles takeFiles = new OpenFiles(OpenFiles.MAX_FILES);
 
         Handle(String uri, ObjectStore store) {
             this(uri, store, Map.of());
@@ -97,6 +99,7 @@ public final class Dataset implements AutoCloseable {
 
         void release() {
             if (refs.decrementAndGet() == 0) {
+                takeFiles.close();
                 bases.values().forEach(ObjectStore::close);
                 store.close();
             }
@@ -589,6 +592,14 @@ public final class Dataset implements AutoCloseable {
         }
         return Mono.fromCallable(() -> BasePaths.resolve(this, file.getBaseId()))
                 .flatMap(b -> LanceFileReader.open(new ObjectStoreSource(b.store(), b.dir("data/") + file.getPath(), new PageIoScheduler(b.store()))));
+    }
+
+    /** As {@link #openFile(io.javelin.tx.pb.DataFile, PageIoScheduler)}, kept open for later takes (files under the root). */
+    Mono<LanceFileReader> openFileForTake(io.javelin.tx.pb.DataFile file, PageIoScheduler io) {
+        if (file.hasBaseId() || io != handle.io) {
+            return openFile(file, io);
+        }
+        return handle.takeFiles.get(file.getPath(), () -> openFile(file.getPath(), io));
     }
 
     Mono<LanceFileReader> openFile(String path, PageIoScheduler io) {

@@ -16,6 +16,9 @@ import reactor.core.publisher.Mono;
 /** Random access by row address: per fragment one take from its data files, then rows put back in request order. */
 final class Take {
 
+    /** Fragments of one take read at the same time. */
+    static final int FRAGMENT_CONCURRENCY = 8;
+
     private Take() {
     }
 
@@ -50,8 +53,9 @@ final class Take {
                 }
                 return Mono.just(projection.apply(empty, List.of(), 0, allocator));
             }
+            // fragments are taken concurrently (the scheduler bounds the I/O); parts carry their request positions
             return Flux.fromIterable(positions.entrySet())
-                    .concatMap(e -> {
+                    .flatMap(e -> {
                         FragmentInfo f = byId.get(e.getKey());
                         long[] offs = e.getValue().stream().mapToLong(i -> addresses[i] & 0xFFFF_FFFFL).toArray();
                         Mono<Void> check = !checkDeleted ? Mono.empty() : ds.deletions(f).flatMap(d -> {
@@ -63,10 +67,10 @@ final class Take {
                             }
                             return Mono.empty();
                         });
-                        return check.then(FragmentSource.open(ds, f, read, io))
+                        return check.then(FragmentSource.open(ds, f, read, io, true))
                                 .flatMap(src -> src.take(offs, read, allocator))
                                 .map(r -> Map.entry(e.getValue(), r));
-                    }, 1)
+                    }, FRAGMENT_CONCURRENCY)
                     .doOnDiscard(Map.Entry.class, en -> ((VectorSchemaRoot) en.getValue()).close())
                     .collectList()
                     .map(parts -> assemble(parts, read, projection, addresses.length, allocator));

@@ -350,6 +350,11 @@ public final class LanceFileReader implements AutoCloseable {
                         }));
     }
 
+    /** Bytes of take metadata (first-round buffers) this open file keeps; freed by {@link #close()}. */
+    public long takeCacheBytes() {
+        return takes.cachedBytes();
+    }
+
     @Override
     public void close() {
         takes.clear();

@@ -27,8 +27,11 @@ import reactor.core.scheduler.Schedulers;
  */
 final class TakeLoader {
 
-    /** Bytes of first-round buffers kept per open file; a filtered scan's takes read each page's metadata once. */
-    static final long CACHE_BYTES = 64L << 20;
+    /**
+     * Bytes of first-round buffers kept per open file (chunk tables are a few KiB a page; dictionaries and
+     * repetition indexes more); a filtered scan's takes and repeated takes read each page's metadata once.
+     */
+    static final long CACHE_BYTES = 16L << 20;
     /** A second round larger than this is split into several requests (the scheduler's byte budget admits each). */
     static final long MAX_REQUEST_BYTES = 64L << 20;
 
@@ -149,23 +152,29 @@ final class TakeLoader {
 
     /** Fills every job's first-round buffers: from the cache, the rest in one request. */
     private Mono<Void> firstRound(List<Job> jobs, long priority) {
+        Map<Key, byte[]> known = new HashMap<>(); // cached now (a concurrent clear() cannot take them away)
         Map<Key, Integer> missing = new HashMap<>();
         List<long[]> reads = new ArrayList<>();
         for (Job j : jobs) {
             for (long[] r : j.plan.firstReads()) {
                 Key k = new Key(r[0], r[1]);
-                if (!cache.containsKey(k) && !missing.containsKey(k)) {
+                if (known.containsKey(k) || missing.containsKey(k)) {
+                    continue;
+                }
+                byte[] b = cache.get(k);
+                if (b != null) {
+                    known.put(k, b);
+                } else {
                     missing.put(k, reads.size());
                     reads.add(r);
                 }
             }
         }
-        Mono<Map<Key, byte[]>> fetched = reads.isEmpty() ? Mono.just(Map.of())
+        Mono<Map<Key, byte[]>> fetched = reads.isEmpty() ? Mono.just(known)
                 : Mono.usingWhen(read(reads, priority), got -> Mono.fromCallable(() -> {
-                    Map<Key, byte[]> out = new HashMap<>();
                     for (var e : missing.entrySet()) {
                         byte[] copy = got.get(e.getValue()).segment().toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
-                        out.put(e.getKey(), copy);
+                        known.put(e.getKey(), copy);
                         if (cachedBytes.addAndGet(copy.length) <= CACHE_BYTES) {
                             if (cache.putIfAbsent(e.getKey(), copy) != null) {
                                 cachedBytes.addAndGet(-copy.length);
@@ -174,18 +183,13 @@ final class TakeLoader {
                             cachedBytes.addAndGet(-copy.length);
                         }
                     }
-                    return out;
+                    return known;
                 }), got -> Mono.fromRunnable(() -> got.forEach(ByteRange::close)));
         return fetched.doOnNext(got -> {
             for (Job j : jobs) {
                 List<Buf> bufs = new ArrayList<>();
                 for (long[] r : j.plan.firstReads()) {
-                    Key k = new Key(r[0], r[1]);
-                    byte[] b = got.get(k);
-                    if (b == null) {
-                        b = cache.get(k);
-                    }
-                    bufs.add(Buf.ofArray(md.resource(), r[0], b));
+                    bufs.add(Buf.ofArray(md.resource(), r[0], got.get(new Key(r[0], r[1]))));
                 }
                 j.first = bufs;
             }
