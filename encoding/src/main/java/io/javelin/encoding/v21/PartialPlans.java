@@ -106,18 +106,28 @@ final class PartialPlans {
                 Values dictionary = dict ? StructuralPages.dictionary(mb, firstBufs.get(dictIndex)) : null;
                 List<LeafPage> parts = new ArrayList<>();
                 long total = 0;
+                List<Buf> chunks = new ArrayList<>();
+                List<Long> counts = new ArrayList<>();
                 for (int k = 0; k < runs.size(); k++) {
                     Run r = runs.get(k);
                     Buf bytes = second.get(k);
                     long base = t.offset()[r.firstChunk()];
-                    List<Buf> chunks = new ArrayList<>();
-                    List<Long> counts = new ArrayList<>();
                     for (int c = r.firstChunk(); c <= r.lastChunk(); c++) {
                         chunks.add(bytes.slice(t.offset()[c] - base, t.bytes()[c]));
                         counts.add(t.values()[c]);
                     }
-                    parts.add(StructuralPages.decodeChunks(resource, mb, chunks, counts, dictionary, Math.toIntExact(r.rows()), kind, rd));
                     total += r.rows();
+                    if (repIndex >= 0) {
+                        // each run decoded apart: its preamble (an earlier row's tail) is dropped in join()
+                        parts.add(StructuralPages.decodeChunks(resource, mb, chunks, counts, dictionary, Math.toIntExact(r.rows()),
+                                kind, rd));
+                        chunks = new ArrayList<>();
+                        counts = new ArrayList<>();
+                    }
+                }
+                if (repIndex < 0) {
+                    // without repetition runs have no preambles: all chunks decode as one page
+                    parts.add(StructuralPages.decodeChunks(resource, mb, chunks, counts, dictionary, Math.toIntExact(total), kind, rd));
                 }
                 long[] rowIds = new long[Math.toIntExact(total)];
                 int n = 0;
