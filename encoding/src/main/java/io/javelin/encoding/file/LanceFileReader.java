@@ -247,13 +247,17 @@ public final class LanceFileReader implements AutoCloseable {
         });
     }
 
-    private Mono<VectorSchemaRoot> batch(List<LanceField> fields, List<FieldReader> readers, List<long[]> ranges,
-                                         Map<PageRef, Object> cache, BufferAllocator allocator, long rows, boolean partial) {
+    /**
+     * Loads the pages {@code ranges} need into {@code cache}, in rounds while field readers name more pages
+     * once others are decoded (2.0 list items after their offsets). The first round evicts pages no longer needed.
+     */
+    private Mono<Void> loadRound(List<FieldReader> readers, List<long[]> ranges, Map<PageRef, Object> cache, boolean partial,
+                                 boolean first) {
         Set<PageRef> needed = new HashSet<>();
         List<PageRef> toLoad = new ArrayList<>();
         List<FieldReader> owners = new ArrayList<>();
         for (FieldReader r : readers) {
-            for (PageRef p : guard(metadata.resource(), -1, () -> r.pagesFor(ranges))) {
+            for (PageRef p : guard(metadata.resource(), -1, () -> r.pagesFor(ranges, cache::get))) {
                 needed.add(p);
                 if (!cache.containsKey(p) && !toLoad.contains(p)) {
                     toLoad.add(p);
@@ -261,10 +265,15 @@ public final class LanceFileReader implements AutoCloseable {
                 }
             }
         }
-        for (PageRef k : List.copyOf(cache.keySet())) {
-            if (!needed.contains(k)) {
-                closePage(cache.remove(k)); // batches built from it keep their own references
+        if (first) {
+            for (PageRef k : List.copyOf(cache.keySet())) {
+                if (!needed.contains(k)) {
+                    closePage(cache.remove(k)); // batches built from it keep their own references
+                }
             }
+        }
+        if (toLoad.isEmpty()) {
+            return Mono.empty();
         }
         // Pages load concurrently (the source's scheduler orders and bounds the I/O; decoding runs on the
         // parallel scheduler); results land in the cache from the serialized onNext signals.
@@ -278,6 +287,12 @@ public final class LanceFileReader implements AutoCloseable {
                 // pages dropped by a cancel or error release their memory (then() below discards, too: not covered)
                 .doOnDiscard(Loaded.class, Loaded::close)
                 .doOnNext(l -> closePage(cache.put(l.ref(), l.page())))
+                .then(Mono.defer(() -> loadRound(readers, ranges, cache, partial, false)));
+    }
+
+    private Mono<VectorSchemaRoot> batch(List<LanceField> fields, List<FieldReader> readers, List<long[]> ranges,
+                                         Map<PageRef, Object> cache, BufferAllocator allocator, long rows, boolean partial) {
+        return loadRound(readers, ranges, cache, partial, true)
                 // CancelSafe: a batch finished just as the scan is cancelled is closed, not dropped
                 .then(io.javelin.encoding.io.CancelSafe.produceOn(Schedulers.parallel(), () -> {
                     List<FieldVector> vectors = new ArrayList<>();

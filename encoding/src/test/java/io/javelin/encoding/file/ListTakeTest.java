@@ -486,4 +486,58 @@ class ListTakeTest {
             assertThat(corrupted).isGreaterThanOrEqualTo(20);
         }
     }
+
+    static long fieldBytes(LanceFileMetadata md, LanceField f) {
+        long sum = 0;
+        if (f.column() >= 0) {
+            sum += md.columns().get(f.column()).getPagesList().stream()
+                    .mapToLong(p -> p.getBufferSizesList().stream().mapToLong(Long::longValue).sum()).sum();
+        }
+        for (LanceField c : f.children()) {
+            sum += fieldBytes(md, c);
+        }
+        return sum;
+    }
+
+    /** 2.0 lists: a take loads the offsets pages first, then only the item pages of the taken rows' items. */
+    @org.junit.jupiter.api.Test
+    void v20ListTakesReadOnlyTheItemPagesTheyNeed() throws Exception {
+        try (BufferAllocator a = new RootAllocator()) {
+            byte[] bytes = write("2.0", a);
+            LanceFileReader whole = LanceFileReader.open(new MemorySource("t", bytes)).block();
+            List<List<String>> full = ReaderApiTest.all(whole, LanceFileReader.ScanOptions.all(1000), a);
+            long[] idx = new Random(20).longs(40, 0, ROWS).toArray();
+            try (VectorSchemaRoot t = whole.take(idx, null, a).block()) {
+                assertThat(rows(t)).isEqualTo(Arrays.stream(idx).mapToObj(i -> full.get((int) i)).toList());
+            }
+            int multiPage = 0;
+            for (String col : List.of("li", "ls", "lz", "nn")) {
+                Counting src = new Counting(bytes);
+                LanceFileReader r = LanceFileReader.open(src).block();
+                LanceField f = r.metadata().fields().stream().filter(x -> x.name().equals(col)).findFirst().orElseThrow();
+                int opened = src.requests.size();
+                try (VectorSchemaRoot t = r.take(new long[] {1501}, List.of(col), a).block()) {
+                    int c = r.metadata().fields().stream().map(LanceField::name).toList().indexOf(col);
+                    assertThat(rows(t)).isEqualTo(List.of(List.of(full.get(1501).get(c))));
+                }
+                long read = 0;
+                java.util.Set<Long> offsets = new java.util.HashSet<>();
+                for (int i = opened; i < src.requests.size(); i++) {
+                    read += src.bytes(i);
+                    src.requests.get(i).forEach(rg -> offsets.add(rg[0]));
+                }
+                long total = fieldBytes(r.metadata(), f);
+                // the leaf (item) column: only the page holding the row's items, of several
+                var leafPages = r.metadata().columns().get(leafColumn(r.metadata(), col)).getPagesList();
+                long itemPagesRead = leafPages.stream().filter(pg -> pg.getBufferOffsetsCount() > 0
+                        && offsets.contains(pg.getBufferOffsets(0))).count();
+                if (leafPages.size() > 1) {
+                    assertThat(itemPagesRead).as("%s: item pages read of %d", col, leafPages.size()).isEqualTo(1);
+                    assertThat(read).as("%s: %d of %d bytes", col, read, total).isLessThan(total);
+                    multiPage++;
+                }
+            }
+            assertThat(multiPage).as("list columns whose items span several pages").isGreaterThanOrEqualTo(2);
+        }
+    }
 }
