@@ -74,9 +74,9 @@ public final class Dataset implements AutoCloseable {
         final Map<String, String> options;
         /** Stores of {@code base_paths} other than this root, opened on first use, closed with this handle. */
         final java.util.concurrent.ConcurrentHashMap<String, ObjectStore> bases = new java.util.concurrent.ConcurrentHashMap<>();
-        /** Opened data files of the root (footer and metadata parsed once; data files are never rewritten in place). */
-        final DataFileReaders files = new DataFileReaders();
         private final AtomicInteger refs = new AtomicInteger(1);
+        /** Opened data files of the root, for scans and takes (see {@link OpenFiles}); closed with this handle. */
+        final OpenFiles files = new OpenFiles(OpenFiles.MAX_FILES);
 
         Handle(String uri, ObjectStore store) {
             this(uri, store, Map.of());
@@ -99,6 +99,7 @@ public final class Dataset implements AutoCloseable {
 
         void release() {
             if (refs.decrementAndGet() == 0) {
+                files.close();
                 bases.values().forEach(ObjectStore::close);
                 store.close();
             }
@@ -593,9 +594,17 @@ public final class Dataset implements AutoCloseable {
                 .flatMap(b -> LanceFileReader.open(new ObjectStoreSource(b.store(), b.dir("data/") + file.getPath(), new PageIoScheduler(b.store()))));
     }
 
+    /** As {@link #openFile(io.javelin.tx.pb.DataFile, PageIoScheduler)}, kept open for later takes (files under the root). */
+    Mono<LanceFileReader> openFileForTake(io.javelin.tx.pb.DataFile file, PageIoScheduler io) {
+        if (file.hasBaseId() || io != handle.io) {
+            return openFile(file, io);
+        }
+        return openFile(file, io);
+    }
+
     Mono<LanceFileReader> openFile(String path, PageIoScheduler io) {
         if (io == handle.io) {
-            return handle.files.open(path, () -> LanceFileReader.open(new ObjectStoreSource(handle.store, "data/" + path, io)));
+            return handle.files.get(path, () -> LanceFileReader.open(new ObjectStoreSource(handle.store, "data/" + path, io)));
         }
         return LanceFileReader.open(new ObjectStoreSource(handle.store, "data/" + path, io));
     }

@@ -42,6 +42,12 @@ final class FragmentSource {
     }
 
     static Mono<FragmentSource> open(Dataset ds, FragmentInfo f, List<String> columns, io.javelin.objectstore.io.PageIoScheduler io) {
+        return open(ds, f, columns, io, false);
+    }
+
+    /** {@code forTake}: the data files come from the dataset's open-file cache (repeated takes skip metadata reads). */
+    static Mono<FragmentSource> open(Dataset ds, FragmentInfo f, List<String> columns, io.javelin.objectstore.io.PageIoScheduler io,
+                                     boolean forTake) {
         return Mono.defer(() -> {
             Map<String, Integer> fileOf = new LinkedHashMap<>();
             Map<String, Integer> idOf = new LinkedHashMap<>();
@@ -66,7 +72,8 @@ final class FragmentSource {
                 idOf.put(c, lf.id());
             }
             return Flux.fromIterable(new java.util.LinkedHashSet<>(fileOf.values()))
-                    .concatMap(i -> ds.openFile(files.get(i), io).map(r -> Map.entry(i, r)))
+                    .concatMap(i -> (forTake ? ds.openFileForTake(files.get(i), io) : ds.openFile(files.get(i), io))
+                            .map(r -> Map.entry(i, r)))
                     .collectMap(Map.Entry::getKey, Map.Entry::getValue)
                     .map(readers -> {
                         Map<String, String> nameInFile = new LinkedHashMap<>();
@@ -166,7 +173,8 @@ final class FragmentSource {
             takes.add(readers.get(g.getKey()).take(offsets, inFile(g.getValue()), allocator));
         }
         List<List<String>> order = new ArrayList<>(groups.values());
-        return Flux.concat(takes).collectList().map(parts -> merge(parts.toArray(), order, columns, -1, allocator, owner));
+        // files of a fragment (data evolution) are read at the same time, results kept in order
+        return Flux.mergeSequential(takes).collectList().map(parts -> merge(parts.toArray(), order, columns, -1, allocator, owner));
     }
 
     /** File-side names of dataset columns. */

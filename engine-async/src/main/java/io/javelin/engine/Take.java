@@ -16,7 +16,7 @@ import reactor.core.publisher.Mono;
 /** Random access by row address: per fragment one take from its data files, then rows put back in request order. */
 final class Take {
 
-    /** Fragments a take reads at once. */
+    /** Fragments of one take read at the same time. */
     static final int FRAGMENT_CONCURRENCY = 8;
 
     private Take() {
@@ -53,10 +53,9 @@ final class Take {
                 }
                 return Mono.just(projection.apply(empty, List.of(), 0, allocator));
             }
+            // fragments are taken concurrently (the scheduler bounds the I/O); parts carry their request positions
             return Flux.fromIterable(positions.entrySet())
-                    // fragments are taken concurrently (a kNN result or refine set spans many fragments: one
-                    // I/O round trip each, in parallel instead of in turn); results keep their positions
-                    .flatMapSequential(e -> {
+                    .flatMap(e -> {
                         FragmentInfo f = byId.get(e.getKey());
                         long[] offs = e.getValue().stream().mapToLong(i -> addresses[i] & 0xFFFF_FFFFL).toArray();
                         Mono<Void> check = !checkDeleted ? Mono.empty() : ds.deletions(f).flatMap(d -> {
@@ -68,7 +67,7 @@ final class Take {
                             }
                             return Mono.empty();
                         });
-                        return check.then(FragmentSource.open(ds, f, read, io))
+                        return check.then(FragmentSource.open(ds, f, read, io, true))
                                 .flatMap(src -> src.take(offs, read, allocator))
                                 .map(r -> Map.entry(e.getValue(), r));
                     }, FRAGMENT_CONCURRENCY)

@@ -64,7 +64,9 @@ class EngineMetricsTest {
             assertThat(counter("javelin.scan.rows")).isEqualTo(5000);
             assertThat(counter("javelin.scan.batches")).isEqualTo(10);
             assertThat(counter("javelin.scan.pages")).isPositive();
-            assertThat(counter("javelin.scan.iops")).isPositive().isLessThanOrEqualTo(counter("javelin.scan.pages"));
+            // one scheduler request per page of the scanned column, but one for all the pages of a take's round
+            // (the late-materialized columns), which may need several physical reads
+            assertThat(counter("javelin.scan.iops")).isPositive();
             assertThat(counter("javelin.scan.bytes.read")).isGreaterThan(5000 * 8); // at least the id column
             assertThat(timerCount("javelin.scan.duration", "outcome", "complete")).isEqualTo(1);
 

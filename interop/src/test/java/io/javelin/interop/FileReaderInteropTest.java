@@ -349,4 +349,143 @@ class FileReaderInteropTest {
                     .as("some column spans several pages").isGreaterThan(name.startsWith("forced") ? 0 : 1);
         }
     }
+
+    /** Counts the bytes our reader asks for (one {@code readAll} is one page-I/O scheduler request). */
+    static final class CountingSource implements io.javelin.encoding.io.RandomAccessSource {
+        final io.javelin.encoding.io.RandomAccessSource inner;
+        final java.util.concurrent.atomic.AtomicLong bytes = new java.util.concurrent.atomic.AtomicLong();
+        final java.util.concurrent.atomic.AtomicLong requests = new java.util.concurrent.atomic.AtomicLong();
+
+        CountingSource(io.javelin.encoding.io.RandomAccessSource inner) {
+            this.inner = inner;
+        }
+
+        @Override
+        public String name() {
+            return inner.name();
+        }
+
+        @Override
+        public reactor.core.publisher.Mono<Long> size() {
+            return inner.size();
+        }
+
+        @Override
+        public reactor.core.publisher.Mono<io.javelin.encoding.io.ByteRange> read(long offset, long length) {
+            requests.incrementAndGet();
+            bytes.addAndGet(length);
+            return inner.read(offset, length);
+        }
+
+        @Override
+        public reactor.core.publisher.Mono<List<io.javelin.encoding.io.ByteRange>> readAll(List<long[]> ranges, long priority) {
+            requests.incrementAndGet();
+            ranges.forEach(r -> bytes.addAndGet(r[1]));
+            return inner.readAll(ranges, priority);
+        }
+
+        @Override
+        public void close() {
+            inner.close();
+        }
+    }
+
+    Stream<Arguments> structuralFiles() {
+        return Stream.of("2.1", "2.2").flatMap(v -> Stream.of("narrow-" + v, "wide-" + v, "forced-" + v)).map(Arguments::of);
+    }
+
+    /**
+     * Takes of list columns (mini-block and full-zip pages with a repetition index, lance-core-written, multi-page)
+     * equal lance-core's take of the same rows, including runs of neighbours and page edges, and read only a small
+     * part of the column in two requests.
+     */
+    @ParameterizedTest
+    @MethodSource("structuralFiles")
+    void listTakesEqualLanceCoreAndReadOnlyWhatTheyNeed(String name) throws Exception {
+        Path p = files.get(name);
+        try (LanceFileReader meta = LanceFileReader.open(LocalFileSource.open(p)).block()) {
+            List<String> lists = meta.schema().getFields().stream()
+                    .filter(f -> f.getType() instanceof ArrowType.List || f.getType() instanceof ArrowType.LargeList
+                            || f.getType() instanceof ArrowType.Map)
+                    .map(Field::getName).toList();
+            lists = readableByLanceCore(p, lists);
+            assertThat(lists).as(name).isNotEmpty();
+            int rows = (int) meta.numRows();
+            Random rnd = new Random(name.hashCode() * 31L);
+            java.util.TreeSet<Long> picked = new java.util.TreeSet<>();
+            for (int i = 0; i < 40; i++) {
+                picked.add((long) rnd.nextInt(rows));
+            }
+            for (long s = rows / 2; s < rows / 2 + 25; s++) {
+                picked.add(s); // a run of neighbours
+            }
+            picked.add(0L);
+            picked.add((long) rows - 1);
+            // the first and last row of every page of the first list column
+            var col = meta.metadata().columns();
+            for (var f : meta.metadata().fields()) {
+                if (f.name().equals(lists.get(0))) {
+                    var leaf = f;
+                    while (leaf.column() < 0) {
+                        leaf = leaf.children().get(0);
+                    }
+                    long start = 0;
+                    for (var page : col.get(leaf.column()).getPagesList()) {
+                        if (page.getLength() > 0) {
+                            picked.add(start);
+                            picked.add(start + page.getLength() - 1);
+                        }
+                        start += page.getLength();
+                    }
+                }
+            }
+            long[] idx = picked.stream().mapToLong(Long::longValue).toArray();
+            List<Range> ranges = Arrays.stream(idx).mapToObj(i -> Range.of((int) i, (int) i + 1)).toList();
+            CanonChecksum taken = new CanonChecksum();
+            try (VectorSchemaRoot t = meta.take(idx, lists, alloc).block()) {
+                taken.update(t);
+            }
+            assertThat(taken.columns()).as(name).isEqualTo(lance(p, lists, ranges, alloc));
+            // I/O of a 3-row take of each list column alone, on a fresh reader
+            for (String c : lists) {
+                CountingSource src = new CountingSource(LocalFileSource.open(p));
+                try (LanceFileReader r = LanceFileReader.open(src).block()) {
+                    long openBytes = src.bytes.get();
+                    long openRequests = src.requests.get();
+                    long[] three = {idx[1], rows / 2 + 3, idx[idx.length - 2]};
+                    CanonChecksum ours = new CanonChecksum();
+                    try (VectorSchemaRoot t = r.take(three, List.of(c), alloc).block()) {
+                        ours.update(t);
+                    }
+                    assertThat(ours.columns()).isEqualTo(lance(p, List.of(c),
+                            Arrays.stream(three).mapToObj(i -> Range.of((int) i, (int) i + 1)).toList(), alloc));
+                    long columnBytes = 0;
+                    for (var f : r.metadata().fields()) {
+                        if (f.name().equals(c)) {
+                            columnBytes = leafBytes(r, f);
+                        }
+                    }
+                    long read = src.bytes.get() - openBytes;
+                    System.out.println("interop: take of 3 rows of " + name + "." + c + " read " + read + " of " + columnBytes
+                            + " column bytes in " + (src.requests.get() - openRequests) + " requests");
+                    if (columnBytes > 1 << 20) {
+                        assertThat(read).as(name + "." + c).isLessThan(columnBytes / 8);
+                    }
+                    assertThat(src.requests.get() - openRequests).as(name + "." + c + " requests").isLessThanOrEqualTo(2);
+                }
+            }
+        }
+    }
+
+    static long leafBytes(LanceFileReader r, io.javelin.encoding.file.LanceField f) {
+        if (f.column() >= 0) {
+            return r.metadata().columns().get(f.column()).getPagesList().stream()
+                    .mapToLong(pg -> pg.getBufferSizesList().stream().mapToLong(Long::longValue).sum()).sum();
+        }
+        long sum = 0;
+        for (var c : f.children()) {
+            sum += leafBytes(r, c);
+        }
+        return sum;
+    }
 }

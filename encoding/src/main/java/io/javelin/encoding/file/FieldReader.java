@@ -14,6 +14,15 @@ public interface FieldReader {
     /** Pages needed for the given row ranges ({@code [start, end)} pairs). */
     List<PageRef> pagesFor(List<long[]> ranges);
 
+    /**
+     * Pages needed for {@code ranges} given the pages decoded so far ({@code loaded} answers null for the
+     * others). A field whose pages depend on decoded ones (2.0 list items on their offsets) first names the
+     * pages it can, and the rest once those are loaded; the reader asks again until nothing is new.
+     */
+    default List<PageRef> pagesFor(List<long[]> ranges, Function<PageRef, Object> loaded) {
+        return pagesFor(ranges);
+    }
+
     /** Decodes a page of one of this field's columns from its buffers. */
     Object decodePage(PageRef ref, List<Buf> buffers);
 

@@ -69,9 +69,13 @@ public final class LanceFileReader implements AutoCloseable {
     private final RandomAccessSource source;
     private final LanceFileMetadata metadata;
 
+    /** Takes on 2.1+ files: batched two-round partial page loads, first-round buffers cached per file. */
+    private final TakeLoader takes;
+
     private LanceFileReader(RandomAccessSource source, LanceFileMetadata metadata) {
         this.source = source;
         this.metadata = metadata;
+        this.takes = new TakeLoader(metadata, source);
     }
 
     public static Mono<LanceFileReader> open(RandomAccessSource source) {
@@ -243,13 +247,17 @@ public final class LanceFileReader implements AutoCloseable {
         });
     }
 
-    private Mono<VectorSchemaRoot> batch(List<LanceField> fields, List<FieldReader> readers, List<long[]> ranges,
-                                         Map<PageRef, Object> cache, BufferAllocator allocator, long rows, boolean partial) {
+    /**
+     * Loads the pages {@code ranges} need into {@code cache}, in rounds while field readers name more pages
+     * once others are decoded (2.0 list items after their offsets). The first round evicts pages no longer needed.
+     */
+    private Mono<Void> loadRound(List<FieldReader> readers, List<long[]> ranges, Map<PageRef, Object> cache, boolean partial,
+                                 boolean first) {
         Set<PageRef> needed = new HashSet<>();
         List<PageRef> toLoad = new ArrayList<>();
         List<FieldReader> owners = new ArrayList<>();
         for (FieldReader r : readers) {
-            for (PageRef p : guard(metadata.resource(), -1, () -> r.pagesFor(ranges))) {
+            for (PageRef p : guard(metadata.resource(), -1, () -> r.pagesFor(ranges, cache::get))) {
                 needed.add(p);
                 if (!cache.containsKey(p) && !toLoad.contains(p)) {
                     toLoad.add(p);
@@ -257,21 +265,34 @@ public final class LanceFileReader implements AutoCloseable {
                 }
             }
         }
-        for (PageRef k : List.copyOf(cache.keySet())) {
-            if (!needed.contains(k)) {
-                closePage(cache.remove(k)); // batches built from it keep their own references
+        if (first) {
+            for (PageRef k : List.copyOf(cache.keySet())) {
+                if (!needed.contains(k)) {
+                    closePage(cache.remove(k)); // batches built from it keep their own references
+                }
             }
+        }
+        if (toLoad.isEmpty()) {
+            return Mono.empty();
         }
         // Pages load concurrently (the source's scheduler orders and bounds the I/O; decoding runs on the
         // parallel scheduler); results land in the cache from the serialized onNext signals.
-        return Flux.range(0, toLoad.size())
-                .flatMap(i -> load(toLoad.get(i), owners.get(i), partial ? ranges : null)
-                        .map(o -> new Loaded(toLoad.get(i), o)), PAGE_CONCURRENCY)
+        Flux<Loaded> loads = partial && metadata.version().structural()
+                ? takes.load(toLoad, owners, ranges, this::loadPage, Loaded::new, PAGE_CONCURRENCY)
+                : Flux.range(0, toLoad.size()).flatMap(i -> loadPage(toLoad.get(i), owners.get(i))
+                        .map(o -> new Loaded(toLoad.get(i), o)), PAGE_CONCURRENCY);
+        return loads
                 // pages failing together (one corrupt region, several pages) surface as the first typed error
                 .onErrorMap(reactor.core.Exceptions::isMultiple, io.javelin.objectstore.internal.FirstError::of)
                 // pages dropped by a cancel or error release their memory (then() below discards, too: not covered)
                 .doOnDiscard(Loaded.class, Loaded::close)
                 .doOnNext(l -> closePage(cache.put(l.ref(), l.page())))
+                .then(Mono.defer(() -> loadRound(readers, ranges, cache, partial, false)));
+    }
+
+    private Mono<VectorSchemaRoot> batch(List<LanceField> fields, List<FieldReader> readers, List<long[]> ranges,
+                                         Map<PageRef, Object> cache, BufferAllocator allocator, long rows, boolean partial) {
+        return loadRound(readers, ranges, cache, partial, true)
                 // CancelSafe: a batch finished just as the scan is cancelled is closed, not dropped
                 .then(io.javelin.encoding.io.CancelSafe.produceOn(Schedulers.parallel(), () -> {
                     List<FieldVector> vectors = new ArrayList<>();
@@ -298,100 +319,6 @@ public final class LanceFileReader implements AutoCloseable {
                     List<Field> fs = vectors.stream().map(FieldVector::getField).toList();
                     return new VectorSchemaRoot(fs, vectors, (int) rows);
                 }));
-    }
-
-    /** Loads a page whole, or (for takes on 2.1+ files) only the chunks or rows that hold {@code ranges}. */
-    private Mono<Object> load(PageRef ref, FieldReader reader, List<long[]> ranges) {
-        if (ranges == null || !metadata.version().structural()) {
-            return loadPage(ref, reader);
-        }
-        var col = metadata.columns().get(ref.column());
-        long start = 0;
-        for (int p = 0; p < ref.page(); p++) {
-            start += col.getPages(p).getLength();
-        }
-        long end = start + col.getPages(ref.page()).getLength();
-        java.util.TreeSet<Long> rows = new java.util.TreeSet<>();
-        for (long[] r : ranges) {
-            for (long i = Math.max(r[0], start); i < Math.min(r[1], end); i++) {
-                rows.add(i - start);
-            }
-        }
-        PartialPage plan = guard(metadata.resource(), metadata.cmoPositions()[ref.column()],
-                () -> reader.partial(ref, rows.stream().mapToLong(Long::longValue).toArray()));
-        if (plan == null) {
-            return loadPage(ref, reader);
-        }
-        long at = metadata.cmoPositions()[ref.column()];
-        long priority = col.getPages(ref.page()).getPriority();
-        return firstRound(ref, plan.firstReads(), priority).flatMap(first ->
-                readBufs(guard(metadata.resource(), at, () -> plan.secondReads(first)), priority,
-                        second -> Mono.fromCallable(() -> guard(metadata.resource(), at,
-                                () -> plan.decode(first, bufs(second))))));
-    }
-
-    /** First-round buffers of partial page reads (chunk tables, repetition indexes, dictionaries), kept on the heap. */
-    private final Map<List<Long>, byte[]> firstReads = new java.util.concurrent.ConcurrentHashMap<>();
-    private final java.util.concurrent.atomic.AtomicLong firstReadBytes = new java.util.concurrent.atomic.AtomicLong();
-    /** Bytes of first-round buffers kept per open file; a filtered scan's takes then read each page's metadata once. */
-    static final long FIRST_READ_CACHE_BYTES = 64L << 20;
-
-    /**
-     * The first-round buffers of a partial read: from the cache, else read (and cached while under the
-     * budget). The takes of a filtered scan hit the same pages batch after batch.
-     */
-    private Mono<List<Buf>> firstRound(PageRef ref, List<long[]> ranges, long priority) {
-        if (ranges.isEmpty()) {
-            return Mono.just(List.of());
-        }
-        List<long[]> missing = new ArrayList<>();
-        for (long[] r : ranges) {
-            if (!firstReads.containsKey(List.of(r[0], r[1]))) {
-                missing.add(r);
-            }
-        }
-        Mono<Map<List<Long>, byte[]>> fetch = missing.isEmpty() ? Mono.just(Map.of())
-                : readBufs(missing, priority, read -> Mono.fromCallable(() -> {
-                    Map<List<Long>, byte[]> got = new HashMap<>();
-                    for (int i = 0; i < missing.size(); i++) {
-                        List<Long> key = List.of(missing.get(i)[0], missing.get(i)[1]);
-                        byte[] copy = read.get(i).segment().toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
-                        got.put(key, copy);
-                        if (firstReadBytes.addAndGet(copy.length) <= FIRST_READ_CACHE_BYTES) {
-                            firstReads.putIfAbsent(key, copy);
-                        } else {
-                            firstReadBytes.addAndGet(-copy.length);
-                        }
-                    }
-                    return got;
-                }));
-        return fetch.map(got -> {
-            List<Buf> out = new ArrayList<>();
-            for (long[] r : ranges) {
-                List<Long> key = List.of(r[0], r[1]);
-                byte[] b = got.get(key);
-                if (b == null) {
-                    b = firstReads.get(key);
-                }
-                out.add(Buf.ofArray(metadata.resource(), r[0], b));
-            }
-            return out;
-        });
-    }
-
-    private List<Buf> bufs(List<ByteRange> ranges) {
-        List<Buf> out = new ArrayList<>();
-        for (ByteRange r : ranges) {
-            out.add(Buf.of(metadata.resource(), r));
-        }
-        return out;
-    }
-
-    /** Reads ranges, runs {@code body} with them, and releases them when {@code body}'s result completes. */
-    private <T> Mono<T> readBufs(List<long[]> ranges, long priority, java.util.function.Function<List<ByteRange>, Mono<T>> body) {
-        Mono<List<ByteRange>> read = ranges.isEmpty() ? Mono.just(List.of())
-                : mapEof(metadata.resource(), source.readAll(ranges, priority));
-        return Mono.usingWhen(read, body, l -> Mono.fromRunnable(() -> l.forEach(ByteRange::close)));
     }
 
     private Mono<Object> loadPage(PageRef ref, FieldReader reader) {
@@ -438,8 +365,14 @@ public final class LanceFileReader implements AutoCloseable {
                         }));
     }
 
+    /** Bytes of take metadata (first-round buffers) this open file keeps; freed by {@link #close()}. */
+    public long takeCacheBytes() {
+        return takes.cachedBytes();
+    }
+
     @Override
     public void close() {
+        takes.clear();
         source.close();
     }
 

@@ -91,6 +91,78 @@ public final class LegacyFieldReader implements FieldReader {
         return out;
     }
 
+    /** List items narrowed to the rows' item ranges once the list offsets pages are loaded. */
+    @Override
+    public List<PageRef> pagesFor(List<long[]> ranges, Function<PageRef, Object> loaded) {
+        List<PageRef> out = new ArrayList<>();
+        collectPages(field, ranges, loaded, out);
+        return out;
+    }
+
+    private void collectPages(LanceField f, List<long[]> ranges, Function<PageRef, Object> loaded, List<PageRef> out) {
+        if (f.column() >= 0 && (!f.isStruct() || f.packed())) {
+            pagesOf(f, ranges, out);
+        }
+        if (f.packed()) {
+            return;
+        }
+        if (f.isList()) {
+            List<long[]> items = itemRanges(f, ranges, loaded);
+            if (items != null) { // else: the offsets first
+                collectPages(f.children().get(0), items, loaded, out);
+            }
+            return;
+        }
+        for (LanceField c : f.children()) {
+            collectPages(c, ranges, loaded, out);
+        }
+    }
+
+    private void pagesOf(LanceField f, List<long[]> ranges, List<PageRef> out) {
+        long[] starts = pageStarts.get(f.column());
+        for (int p = 0; p < starts.length - 1; p++) {
+            boolean hit = false;
+            for (long[] r : ranges) {
+                hit |= starts[p] < r[1] && starts[p + 1] > r[0];
+            }
+            if (hit && !out.contains(new PageRef(f.column(), p))) {
+                out.add(new PageRef(f.column(), p));
+            }
+        }
+    }
+
+    /** The item ranges of the rows of {@code ranges} of list field {@code f}, or null if an offsets page is not loaded. */
+    private List<long[]> itemRanges(LanceField f, List<long[]> ranges, Function<PageRef, Object> loaded) {
+        long[] starts = pageStarts.get(f.column());
+        long[] itemStarts = pageStarts.get(-1 - f.column());
+        List<long[]> out = new ArrayList<>();
+        for (long[] r : ranges) {
+            long row = r[0];
+            while (row < r[1]) {
+                int p = page(starts, row);
+                if (!(loaded.apply(new PageRef(f.column(), p)) instanceof ListPage lp)) {
+                    return null;
+                }
+                int from = (int) (row - starts[p]);
+                int to = (int) Math.min(r[1] - starts[p], lp.n());
+                if (to <= from) {
+                    throw new CorruptFileException(md.resource(), -1, "No progress reading row " + row + " of column " + f.column());
+                }
+                long s = itemStarts[p] + lp.offsets()[from];
+                long e = itemStarts[p] + lp.offsets()[to];
+                if (e > s) {
+                    if (!out.isEmpty() && out.get(out.size() - 1)[1] == s) {
+                        out.get(out.size() - 1)[1] = e;
+                    } else {
+                        out.add(new long[] {s, e});
+                    }
+                }
+                row = starts[p] + to;
+            }
+        }
+        return out;
+    }
+
     private void collectPages(LanceField f, List<long[]> ranges, boolean all, List<PageRef> out) {
         // plain struct columns hold only headers; a packed struct's one column holds its rows of child values
         if (f.column() >= 0 && (!f.isStruct() || f.packed())) {

@@ -185,11 +185,10 @@ public final class StructuralFieldReader implements FieldReader {
         PageLayout layout = layout(ref.column(), ref.page());
         Leaf leaf = leafOf(ref.column());
         RepDef rd = new RepDef(md.resource(), at, StructuralPages.layers(layout));
-        if (layout.hasMiniBlockLayout() && !layout.getMiniBlockLayout().hasRepCompression()
-                && page.getBufferOffsetsCount() >= 2) {
+        if (layout.hasMiniBlockLayout() && page.getBufferOffsetsCount() >= 2) {
             return PartialPlans.miniBlock(md.resource(), at, layout.getMiniBlockLayout(), page, rows, leaf.kind, rd);
         }
-        if (layout.hasFullZipLayout() && layout.getFullZipLayout().getBitsRep() == 0 && page.getBufferOffsetsCount() >= 1) {
+        if (layout.hasFullZipLayout() && page.getBufferOffsetsCount() >= 1) {
             return PartialPlans.fullZip(md.resource(), at, layout.getFullZipLayout(), page, rows, leaf.kind, rd);
         }
         return null;
