@@ -242,13 +242,29 @@ public final class LanceFileReader implements AutoCloseable {
         return Flux.deferContextual(ctx -> {
             ScanReadAhead ahead = new ScanReadAhead(metadata.resource(), readers, ranges, this::pageBytes,
                     (ref, reader) -> load(ref, reader, null), ctx);
+            // The batch built but not yet passed downstream: concatMap may build the next batch before it is
+            // requested and then drop it silently on a cancel. Exactly one of delivery and cancel takes it.
+            java.util.concurrent.atomic.AtomicReference<VectorSchemaRoot> pending = new java.util.concurrent.atomic.AtomicReference<>();
             return Flux.range(0, batches)
                     .concatMap(b -> ahead.ensure(b).then(io.javelin.encoding.io.CancelSafe.produceOn(Schedulers.immediate(), () -> {
                         long[] r = ranges.get(b);
-                        return ScanReadAhead.assemble(metadata.resource(), fields, readers, List.<long[]>of(r), ahead::page,
-                                allocator, r[1] - r[0]);
+                        VectorSchemaRoot root = ScanReadAhead.assemble(metadata.resource(), fields, readers, List.<long[]>of(r),
+                                ahead::page, allocator, r[1] - r[0]);
+                        pending.set(root);
+                        return root;
                     })), 1)
-                    .doFinally(sig -> ahead.close());
+                    .<VectorSchemaRoot>handle((root, sink) -> {
+                        if (pending.compareAndSet(root, null)) {
+                            sink.next(root);
+                        } // else: closed by a cancel that came first
+                    })
+                    .doFinally(sig -> {
+                        VectorSchemaRoot left = pending.getAndSet(null);
+                        if (left != null) {
+                            left.close();
+                        }
+                        ahead.close();
+                    });
         });
     }
 
