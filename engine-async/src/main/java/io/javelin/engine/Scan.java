@@ -244,30 +244,89 @@ final class Scan {
         Predicate pred = plan.predicate();
         boolean late = pred != null && s.pushdown && !plan.restColumns().isEmpty();
         List<String> first = late ? plan.filterColumns() : plan.readColumns();
+        // Late materialization reads the filter columns in groups of several output batches, so each take of
+        // the other columns covers more rows: their chunks are read and decoded once per group, not once per
+        // batch, and the per-take costs (plans, I/O rounds) are paid less often. Survivors are emitted in
+        // batches of at most batchSize rows.
         int batchSize = s.batchSize;
+        int scanBatch = late ? lateGroupRows(batchSize) : batchSize;
         return Mono.zip(ds.deletions(f), FragmentSource.open(ds, f, plan.readColumns(), io))
                 .flatMapMany(t -> {
                     RoaringBitmap deleted = t.getT1();
                     FragmentSource src = t.getT2();
                     long end = liveLimit == null ? Long.MAX_VALUE : physicalEnd(deleted, f.physicalRows(), liveLimit);
-                    return src.scan(first, 0, end, batchSize, allocator, inFlight)
-                            .index()
-                            .concatMap(ib -> {
-                                long start = ib.getT1() * batchSize;
-                                VectorSchemaRoot b = ib.getT2();
-                                if (!inFlight.claim(b)) {
-                                    return Mono.empty(); // the scan ended and closed it
-                                }
-                                int[] pos;
-                                try {
-                                    pos = survivors(b, start, deleted, pred);
-                                } catch (RuntimeException e) {
-                                    b.close();
-                                    return Mono.error(e);
-                                }
-                                return finish(s, plan, src, b, start, pos, late, allocator, inFlight);
-                            }, 1);
+                    java.util.function.Function<reactor.util.function.Tuple2<Long, VectorSchemaRoot>, org.reactivestreams.Publisher<VectorSchemaRoot>> step = ib -> {
+                        long start = ib.getT1() * scanBatch;
+                        VectorSchemaRoot b = ib.getT2();
+                        if (!inFlight.claim(b)) {
+                            return Mono.empty(); // the scan ended and closed it
+                        }
+                        int[] pos;
+                        try {
+                            pos = survivors(b, start, deleted, pred);
+                        } catch (RuntimeException e) {
+                            b.close();
+                            return Mono.error(e);
+                        }
+                        int rows = pos == null ? b.getRowCount() : pos.length;
+                        if (rows <= batchSize) {
+                            return finish(s, plan, src, b, start, pos, late, allocator, inFlight);
+                        }
+                        return finishSplit(s, plan, src, b, start, pos, batchSize, allocator, inFlight);
+                    };
+                    Flux<reactor.util.function.Tuple2<Long, VectorSchemaRoot>> in = src.scan(first, 0, end, scanBatch, allocator, inFlight).index();
+                    // late: the take of one group overlaps the filtering of the next (order kept)
+                    return late ? in.flatMapSequential(step, 2, 1) : in.concatMap(step, 1);
                 });
+    }
+
+    /** Filter-column rows per group of a late-materializing scan: 8 batches, at most 64 Ki rows, at least one batch. */
+    static int lateGroupRows(int batchSize) {
+        return Math.max(batchSize, Math.min(8 * batchSize, 65_536));
+    }
+
+    /**
+     * More survivors than one output batch holds: each slice of at most {@code batchSize} survivors is
+     * finished on its own (filter columns copied per slice, then the other columns taken). The filter
+     * batch {@code b} is closed once every slice has been copied out of it.
+     */
+    private static Flux<VectorSchemaRoot> finishSplit(Scanner s, Scanner.Plan plan, FragmentSource src, VectorSchemaRoot b, long start,
+                                                      int[] pos, int batchSize, BufferAllocator allocator, InFlight inFlight) {
+        int n = pos == null ? b.getRowCount() : pos.length;
+        List<VectorSchemaRoot> pieces = new ArrayList<>();
+        List<int[]> positions = new ArrayList<>();
+        try (b) {
+            for (int from = 0; from < n; from += batchSize) {
+                int[] p = new int[Math.min(batchSize, n - from)];
+                for (int i = 0; i < p.length; i++) {
+                    p[i] = pos == null ? from + i : pos[from + i];
+                }
+                positions.add(p);
+                VectorSchemaRoot piece = Batches.select(b, p, allocator);
+                inFlight.adopt(piece); // internal: not an output batch (PRODUCED counts those)
+                pieces.add(piece);
+            }
+        } catch (RuntimeException e) {
+            pieces.forEach(r -> {
+                if (inFlight.claim(r)) {
+                    r.close();
+                }
+            });
+            return Flux.error(e);
+        }
+        // each piece stays in the scan's custody until its turn: a cancel closes the ones never started
+        return Flux.range(0, pieces.size()).concatMap(i -> {
+            VectorSchemaRoot piece = pieces.get(i);
+            if (!inFlight.claim(piece)) {
+                return Mono.empty();
+            }
+            int[] p = positions.get(i);
+            long[] offsets = new long[p.length];
+            for (int k = 0; k < p.length; k++) {
+                offsets[k] = start + p[k];
+            }
+            return finishAt(s, plan, src, piece, offsets, true, allocator, inFlight);
+        }, 1);
     }
 
     /**
@@ -318,23 +377,28 @@ final class Scan {
         for (int i = 0; i < rows; i++) {
             offsets[i] = start + (pos == null ? i : pos[i]);
         }
-        Map<String, FieldVector> byName = new LinkedHashMap<>();
-        try {
-            if (pos == null) {
-                for (FieldVector v : b.getFieldVectors()) {
-                    byName.put(v.getField().getName(), v);
-                }
-            } else {
-                try (b) {
-                    for (FieldVector v : b.getFieldVectors()) {
-                        byName.put(v.getField().getName(), Batches.copyRows(v, pos, allocator));
-                    }
-                }
-            }
+        if (pos == null) {
+            return finishAt(s, plan, src, b, offsets, late, allocator, inFlight);
+        }
+        VectorSchemaRoot selected;
+        try (b) {
+            selected = Batches.select(b, pos, allocator);
         } catch (RuntimeException e) {
-            byName.values().forEach(FieldVector::close);
-            b.close();
             return Mono.error(e);
+        }
+        return finishAt(s, plan, src, selected, offsets, late, allocator, inFlight);
+    }
+
+    /**
+     * Builds the output batch from {@code b} (the surviving rows of the filter/read columns, owned here,
+     * rows at physical {@code offsets}); late: the other columns are taken for those rows first.
+     */
+    private static Mono<VectorSchemaRoot> finishAt(Scanner s, Scanner.Plan plan, FragmentSource src, VectorSchemaRoot b, long[] offsets,
+                                                   boolean late, BufferAllocator allocator, InFlight inFlight) {
+        int rows = offsets.length;
+        Map<String, FieldVector> byName = new LinkedHashMap<>();
+        for (FieldVector v : b.getFieldVectors()) {
+            byName.put(v.getField().getName(), v);
         }
         long fragId = src.fragment().id();
         if (!late) {

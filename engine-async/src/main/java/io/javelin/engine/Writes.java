@@ -65,13 +65,14 @@ final class Writes {
                 Transaction txn = append
                         ? Transactions.append(readVersion, frags)
                         : Transactions.overwrite(readVersion, frags, lance.toProto(), params.tableConfig());
-                return h.commits.commit(txn, params.enableStableRowIds()).flatMap(r -> h.table.checkout(r.version()));
+                return h.commits.commit(txn, params.enableStableRowIds()).flatMap(r -> h.table.snapshotOf(r.manifest()));
             });
         }).doOnDiscard(VectorSchemaRoot.class, VectorSchemaRoot::close);
     }
 
     static Mono<Snapshot> commit(Dataset.Handle h, Transaction txn) {
-        return h.commits.commit(txn).flatMap(r -> h.table.checkout(r.version()));
+        // the committed manifest is in hand (as written): no read-back
+        return h.commits.commit(txn).flatMap(r -> h.table.snapshotOf(r.manifest()));
     }
 
     static Mono<List<FragmentMetadata>> writeFragments(Dataset.Handle h, Flux<VectorSchemaRoot> data, Schema schema,

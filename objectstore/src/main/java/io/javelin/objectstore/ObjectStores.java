@@ -54,7 +54,7 @@ public final class ObjectStores {
         RetryConfig localRetry = o.has("timeout") ? retry : retry.withRequestTimeout(null);
         return switch (u.scheme()) {
             case "file" -> {
-                LocalObjectStore raw = new LocalObjectStore(Path.of(u.bucket()), 8);
+                LocalObjectStore raw = new LocalObjectStore(Path.of(u.bucket()), LocalIo.SCHEDULER, false);
                 yield new ResilientObjectStore(raw,
                         new RequestPolicy(null, localRetry, raw.counters(), Schedulers.parallel()));
             }
@@ -112,5 +112,15 @@ public final class ObjectStores {
         AimdConfig aimd = aimdConfig(o);
         StoreLimiters limiters = aimd.enabled() ? StoreLimiters.shared(limiterKey, aimd) : null;
         return new RequestPolicy(limiters, retry, counters, Schedulers.parallel());
+    }
+
+    /**
+     * The blocking-I/O threads of every local store this factory opens, created on first use and shared: a
+     * store per dataset handle used to start (and, on close, stop) a scheduler of its own, so each
+     * short-lived handle (one append, one open) paid for new threads. Idle threads expire after 60 s.
+     */
+    private static final class LocalIo {
+        static final reactor.core.scheduler.Scheduler SCHEDULER =
+                Schedulers.newBoundedElastic(16, 100_000, "javelin-local-io", 60, true);
     }
 }

@@ -61,6 +61,14 @@ public final class Table {
                         : newestGood(all, i - 1, e));
     }
 
+    /**
+     * The snapshot of a manifest already in hand (e.g. the one a commit just published, as written):
+     * saves reading it back.
+     */
+    public Mono<Snapshot> snapshotOf(ManifestFile f) {
+        return snapshot(f);
+    }
+
     /** A flat version needs nothing more; a tree version reads at most its external root (spec 000). */
     private Mono<Snapshot> snapshot(ManifestFile f) {
         if (f.manifest().hasFragmentTree()) {

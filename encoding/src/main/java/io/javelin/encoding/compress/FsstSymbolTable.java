@@ -285,7 +285,31 @@ public final class FsstSymbolTable {
                 System.arraycopy(in, ip, out, op, len);
                 op += len;
             } else {
-                while (ip < end) {
+                // Fast path: room for the worst case of this string (8 bytes per code, plus the 8-byte store's
+                // overhang) is made once, so the loop has one well-predicted branch per code and no capacity checks.
+                long need = 8L * (end - ip) + 8;
+                if (out.length - op < need && (long) op + need <= Math.min(outLimit, Integer.MAX_VALUE - 16) + 8) {
+                    out = grow(out, op, (int) need, outLimit, ip);
+                }
+                if (out.length - op >= need) {
+                    while (ip < end) {
+                        int c = in[ip] & 0xFF;
+                        int len = lengths[c]; // 0 for the escape code and for codes without a symbol
+                        if (len != 0) {
+                            LONG_ARRAY.set(out, op, symbols[c]);
+                            op += len;
+                            ip++;
+                        } else if (c == ESCAPE && ip + 1 < end) {
+                            out[op++] = in[ip + 1];
+                            ip += 2;
+                        } else if (c == ESCAPE) {
+                            throw new CodecException(CODEC, ip, "Escape byte without a payload byte");
+                        } else {
+                            throw new CodecException(CODEC, ip, "Code " + c + " but the table has " + count + " symbols");
+                        }
+                    }
+                }
+                while (ip < end) { // near the output limit: check every code
                     if (out.length - op < 8) {
                         out = grow(out, op, 8, outLimit, ip);
                     }

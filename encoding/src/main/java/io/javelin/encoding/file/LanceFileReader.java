@@ -214,8 +214,11 @@ public final class LanceFileReader implements AutoCloseable {
 
     private Flux<VectorSchemaRoot> scan(List<LanceField> fields, long start, long end, int batchSize, BufferAllocator allocator) {
         List<FieldReader> readers = fields.stream().map(this::fieldReader).toList();
-        Map<PageRef, Object> cache = new java.util.concurrent.ConcurrentHashMap<>();
         long batches = (end - start + batchSize - 1) / batchSize;
+        if (ScanReadAhead.BUDGET_BYTES > 0 && batches <= MAX_PLANNED_BATCHES) {
+            return scanAhead(fields, readers, start, end, batchSize, (int) batches, allocator);
+        }
+        Map<PageRef, Object> cache = new java.util.concurrent.ConcurrentHashMap<>();
         return Flux.fromStream(() -> java.util.stream.LongStream.range(0, batches).boxed())
                 .concatMap(b -> {
                     long s = start + b * batchSize;
@@ -224,6 +227,58 @@ public final class LanceFileReader implements AutoCloseable {
                     return batch(fields, readers, ranges, cache, allocator, e - s, false);
                 }, 1)
                 .doFinally(sig -> clearPages(cache));
+    }
+
+    /** Batches of a scan planned up front for read-ahead; longer scans (tiny batches) load page by page. */
+    static final int MAX_PLANNED_BATCHES = 1 << 20;
+
+    /**
+     * A scan with page read-ahead ({@link ScanReadAhead}): the pages of later batches load and decode while
+     * earlier batches are consumed; a batch whose pages are ready is built on the requesting thread.
+     */
+    private Flux<VectorSchemaRoot> scanAhead(List<LanceField> fields, List<FieldReader> readers, long start, long end, int batchSize,
+                                             int batches, BufferAllocator allocator) {
+        List<long[]> ranges = new ArrayList<>(batches);
+        for (long b = 0; b < batches; b++) {
+            long s = start + b * batchSize;
+            ranges.add(new long[] {s, Math.min(end, s + batchSize)});
+        }
+        return Flux.deferContextual(ctx -> {
+            ScanReadAhead ahead = new ScanReadAhead(metadata.resource(), readers, ranges, this::pageBytes,
+                    (ref, reader) -> load(ref, reader, null), ctx);
+            // The batch built but not yet passed downstream: concatMap may build the next batch before it is
+            // requested and then drop it silently on a cancel. Exactly one of delivery and cancel takes it.
+            java.util.concurrent.atomic.AtomicReference<VectorSchemaRoot> pending = new java.util.concurrent.atomic.AtomicReference<>();
+            return Flux.range(0, batches)
+                    .concatMap(b -> ahead.ensure(b).then(io.javelin.encoding.io.CancelSafe.produceOn(Schedulers.immediate(), () -> {
+                        long[] r = ranges.get(b);
+                        VectorSchemaRoot root = ScanReadAhead.assemble(metadata.resource(), fields, readers, List.<long[]>of(r),
+                                ahead::page, allocator, r[1] - r[0]);
+                        pending.set(root);
+                        return root;
+                    })), 1)
+                    .<VectorSchemaRoot>handle((root, sink) -> {
+                        if (pending.compareAndSet(root, null)) {
+                            sink.next(root);
+                        } // else: closed by a cancel that came first
+                    })
+                    .doFinally(sig -> {
+                        VectorSchemaRoot left = pending.getAndSet(null);
+                        if (left != null) {
+                            left.close();
+                        }
+                        ahead.close();
+                    });
+        });
+    }
+
+    private long pageBytes(PageRef ref) {
+        var page = metadata.columns().get(ref.column()).getPages(ref.page());
+        long n = 0;
+        for (int b = 0; b < page.getBufferSizesCount(); b++) {
+            n += page.getBufferSizes(b);
+        }
+        return n;
     }
 
     /** Reads the rows at {@code indices} (any order, repeats allowed) as one batch, fetching only their pages. */

@@ -321,4 +321,65 @@ class FsstTest {
             }
         }
     }
+
+    /** The heap batch decoder (fast path and the checked path near the output limit) equals per-string decode. */
+    @Test
+    void decodeAllEqualsPerStringDecode() {
+        Random rnd = new Random(11);
+        for (int round = 0; round < 200; round++) {
+            int nsym = 1 + rnd.nextInt(255);
+            byte[][] symbols = new byte[nsym][];
+            for (int i = 0; i < nsym; i++) {
+                symbols[i] = new byte[1 + rnd.nextInt(8)];
+                rnd.nextBytes(symbols[i]);
+            }
+            FsstSymbolTable t = FsstSymbolTable.of(symbols);
+            int n = new int[] {0, 1, 7, 33, 1025}[round % 5];
+            long[] inOff = new long[n + 1];
+            java.io.ByteArrayOutputStream codes = new java.io.ByteArrayOutputStream();
+            for (int i = 0; i < n; i++) {
+                int len = rnd.nextInt(40);
+                for (int k = 0; k < len; k++) {
+                    if (rnd.nextInt(10) == 0) {
+                        codes.write(FsstSymbolTable.ESCAPE);
+                        codes.write(rnd.nextInt(256));
+                    } else {
+                        codes.write(rnd.nextInt(nsym));
+                    }
+                }
+                inOff[i + 1] = codes.size();
+            }
+            byte[] in = codes.toByteArray();
+            long[] outOff = new long[n + 1];
+            // a tight limit in some rounds drives the checked path (and its overflow error) too
+            long limit = round % 3 == 0 ? Math.max(1, in.length * 2L) : 1L << 30;
+            try (Arena arena = OffHeap.newArena("fsst-test")) {
+                MemorySegment src = segment(arena, in.length == 0 ? new byte[1] : in);
+                List<byte[]> expected = new ArrayList<>();
+                long total = 0;
+                MemorySegment dst = arena.allocate(8L * in.length + 16);
+                for (int i = 0; i < n; i++) {
+                    long m = t.decode(src, inOff[i], inOff[i + 1] - inOff[i], dst, 0, dst.byteSize());
+                    expected.add(dst.asSlice(0, m).toArray(ValueLayout.JAVA_BYTE));
+                    total += m;
+                }
+                if (total > limit) {
+                    assertThatThrownBy(() -> t.decodeAll(in, inOff, n, outOff, limit)).isInstanceOf(CodecException.class);
+                    continue;
+                }
+                byte[] out = t.decodeAll(in, inOff, n, outOff, limit);
+                for (int i = 0; i < n; i++) {
+                    assertThat(java.util.Arrays.copyOfRange(out, (int) outOff[i], (int) outOff[i + 1])).isEqualTo(expected.get(i));
+                }
+            }
+        }
+        // a code without a symbol, and a dangling escape, are errors on both paths
+        FsstSymbolTable small = FsstSymbolTable.of(new byte[] {'a'});
+        assertThatThrownBy(() -> small.decodeAll(new byte[] {0, 5}, new long[] {0, 2}, 1, new long[2], 1 << 20))
+                .isInstanceOf(CodecException.class).hasMessageContaining("Code 5");
+        assertThatThrownBy(() -> small.decodeAll(new byte[] {0, (byte) 255}, new long[] {0, 2}, 1, new long[2], 1 << 20))
+                .isInstanceOf(CodecException.class).hasMessageContaining("Escape");
+        assertThatThrownBy(() -> small.decodeAll(new byte[] {0, (byte) 255}, new long[] {0, 2}, 1, new long[2], 2))
+                .isInstanceOf(CodecException.class).hasMessageContaining("Escape");
+    }
 }

@@ -1,0 +1,141 @@
+package io.javelin.encoding.file;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.javelin.encoding.io.ByteRange;
+import io.javelin.encoding.io.ObjectStoreSource;
+import io.javelin.encoding.io.RandomAccessSource;
+import io.javelin.encoding.writer.LanceFileVersion;
+import io.javelin.encoding.writer.LanceFileWriter;
+import io.javelin.encoding.writer.WriteOptions;
+import io.javelin.objectstore.local.LocalObjectStore;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import reactor.core.publisher.BaseSubscriber;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+/**
+ * Page read-ahead of sequential scans ({@link ScanReadAhead}): a subscriber that asks for one batch makes
+ * the scan read only that batch's pages plus a bounded number ahead; scans cancelled at any point (pages
+ * loading, pages decoded ahead, batches in flight) release every page; rows stay exact.
+ */
+class ScanReadAheadTest {
+
+    @TempDir
+    Path dir;
+
+    static final int TOTAL = 6000;
+
+    /** Counts page reads (every request of a scan after open). */
+    static final class Counting implements RandomAccessSource {
+        final RandomAccessSource in;
+        final AtomicInteger reads = new AtomicInteger();
+
+        Counting(RandomAccessSource in) {
+            this.in = in;
+        }
+
+        @Override
+        public String name() {
+            return in.name();
+        }
+
+        @Override
+        public Mono<Long> size() {
+            return in.size();
+        }
+
+        @Override
+        public Mono<ByteRange> read(long offset, long length) {
+            return in.read(offset, length);
+        }
+
+        @Override
+        public Mono<List<ByteRange>> readAll(List<long[]> ranges, long priority) {
+            reads.incrementAndGet();
+            return in.readAll(ranges, priority);
+        }
+    }
+
+    private void write(LocalObjectStore store, BufferAllocator a) {
+        Flux<VectorSchemaRoot> in = Flux.range(0, 6).concatMap(b -> Mono.using(
+                () -> DirectPageScanTest.batch(a, b * 1000L, 1000), Mono::just, VectorSchemaRoot::close, false), 1);
+        LanceFileWriter.write(in, DirectPageScanTest.SCHEMA, store, "d.lance",
+                WriteOptions.of(LanceFileVersion.V2_1).withPageSize(64 * 1024)).block(Duration.ofMinutes(1));
+    }
+
+    @Test
+    void readsAheadABoundedNumberOfPagesAndReleasesThemOnCancel() throws Exception {
+        try (BufferAllocator a = new RootAllocator(); LocalObjectStore store = new LocalObjectStore(dir, 2)) {
+            write(store, a);
+            Counting src = new Counting(new ObjectStoreSource(store, "d.lance"));
+            try (LanceFileReader r = LanceFileReader.open(src).block()) {
+                int pages = 0;
+                for (var c : r.metadata().columns()) {
+                    pages += c.getPagesCount();
+                }
+                assertThat(pages).isGreaterThan(ScanReadAhead.MAX_PAGES_AHEAD + 3 + 2);
+                int opened = src.reads.get();
+                // one batch requested and held: its pages (one per column) plus at most MAX_PAGES_AHEAD more
+                VectorSchemaRoot[] first = new VectorSchemaRoot[1];
+                BaseSubscriber<VectorSchemaRoot> one = new BaseSubscriber<>() {
+                    @Override
+                    protected void hookOnSubscribe(org.reactivestreams.Subscription s) {
+                        request(1);
+                    }
+
+                    @Override
+                    protected void hookOnNext(VectorSchemaRoot v) {
+                        first[0] = v;
+                    }
+                };
+                r.scan(LanceFileReader.ScanOptions.all(100), a).subscribe(one);
+                long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+                while (first[0] == null && System.nanoTime() < deadline) {
+                    Thread.sleep(5);
+                }
+                assertThat(first[0]).isNotNull();
+                Thread.sleep(200); // let the read-ahead settle: it must stop at its bound
+                int read = src.reads.get() - opened;
+                assertThat(read).isGreaterThanOrEqualTo(3).isLessThanOrEqualTo(3 + ScanReadAhead.MAX_PAGES_AHEAD);
+                one.dispose();
+                DirectPageScanTest.check(first[0], java.util.stream.LongStream.range(0, 100).toArray());
+                first[0].close();
+                // cancelled after k batches, with pages loading and decoded ahead: nothing is left behind
+                for (int k : new int[] {0, 1, 2, 5, 17, 40}) {
+                    List<VectorSchemaRoot> got = r.scan(LanceFileReader.ScanOptions.all(97), a).take(k).collectList()
+                            .block(Duration.ofMinutes(1));
+                    assertThat(got).hasSize(k);
+                    for (int i = 0; i < got.size(); i++) {
+                        long[] rows = java.util.stream.LongStream.range(i * 97L, Math.min(TOTAL, (i + 1) * 97L)).toArray();
+                        DirectPageScanTest.check(got.get(i), rows);
+                        got.get(i).close();
+                    }
+                }
+                // a full scan still returns every row in order
+                long[] n = {0};
+                r.scan(LanceFileReader.ScanOptions.all(1000), a).doOnNext(b -> {
+                    try (b) {
+                        DirectPageScanTest.check(b, java.util.stream.LongStream.range(n[0], n[0] + b.getRowCount()).toArray());
+                        n[0] += b.getRowCount();
+                    }
+                }).blockLast(Duration.ofMinutes(1));
+                assertThat(n[0]).isEqualTo(TOTAL);
+            }
+            // pages decoded ahead and dropped by the cancels are released asynchronously; wait for them
+            long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+            while (a.getAllocatedMemory() != 0 && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+            assertThat(a.getAllocatedMemory()).isZero();
+        }
+    }
+}
