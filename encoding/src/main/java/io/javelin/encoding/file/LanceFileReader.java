@@ -245,7 +245,7 @@ public final class LanceFileReader implements AutoCloseable {
         }
         return Flux.deferContextual(ctx -> {
             ScanReadAhead ahead = new ScanReadAhead(metadata.resource(), readers, ranges, this::pageBytes,
-                    (ref, reader) -> load(ref, reader, null), ctx);
+                    this::loadPage, ctx);
             // The batch built but not yet passed downstream: concatMap may build the next batch before it is
             // requested and then drop it silently on a cancel. Exactly one of delivery and cancel takes it.
             java.util.concurrent.atomic.AtomicReference<VectorSchemaRoot> pending = new java.util.concurrent.atomic.AtomicReference<>();
