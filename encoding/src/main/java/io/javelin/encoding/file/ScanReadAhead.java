@@ -31,8 +31,12 @@ import reactor.util.context.ContextView;
  */
 final class ScanReadAhead implements AutoCloseable {
 
-    /** Encoded bytes of pages loaded ahead of the current batch ({@code -Djavelin.reader.readAheadBytes}, 0 = off). */
-    static final long BUDGET_BYTES = Long.getLong("javelin.reader.readAheadBytes", 64L << 20);
+    /**
+     * Encoded bytes of pages loaded ahead of the current batch ({@code -Djavelin.reader.readAheadBytes}, 0 = off).
+     * Off by default: with native page decode, some error paths (corrupt pages failing while pages decode
+     * ahead) were found to leave a page buffer unreleased; enable it (e.g. 67108864) for trusted files.
+     */
+    static volatile long BUDGET_BYTES = Long.getLong("javelin.reader.readAheadBytes", 0);
     /** Pages loaded ahead of the current batch, at most. */
     static final int MAX_PAGES_AHEAD = Math.max(2, Runtime.getRuntime().availableProcessors());
 

@@ -29,6 +29,19 @@ import reactor.core.publisher.Mono;
  */
 class ScanReadAheadTest {
 
+    private long budget;
+
+    @org.junit.jupiter.api.BeforeEach
+    void enableReadAhead() {
+        budget = ScanReadAhead.BUDGET_BYTES;
+        ScanReadAhead.BUDGET_BYTES = 64L << 20; // off by default (see ScanReadAhead.BUDGET_BYTES)
+    }
+
+    @org.junit.jupiter.api.AfterEach
+    void restoreReadAhead() {
+        ScanReadAhead.BUDGET_BYTES = budget;
+    }
+
     @TempDir
     Path dir;
 
