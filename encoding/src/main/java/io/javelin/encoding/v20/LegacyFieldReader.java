@@ -245,7 +245,7 @@ public final class LegacyFieldReader implements FieldReader {
         if (d.values().count() != n) {
             throw ctx.corrupt(0, "Page decoded " + d.values().count() + " values vs " + n);
         }
-        if (f == field && DIRECT && !f.packed() && io.javelin.encoding.arrow.DirectAssembler.supportsField(f.arrow())
+        if (f == field && DIRECT && io.javelin.encoding.v21.StructuralFieldReader.NATIVE && !f.packed() && io.javelin.encoding.arrow.DirectAssembler.supportsField(f.arrow())
                 && (d.values() instanceof Values.Var || d.values() instanceof Values.Fixed fx && fx.itemValidity() == null
                 && fx.bitsPerValue() % 8 == 0)) {
             // a top-level leaf: copied once into native memory, batches wrap slices of it

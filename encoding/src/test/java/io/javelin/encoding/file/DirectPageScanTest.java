@@ -42,6 +42,19 @@ import reactor.core.publisher.Flux;
  */
 class DirectPageScanTest {
 
+    private boolean nativeDecode;
+
+    @org.junit.jupiter.api.BeforeEach
+    void enableNativeDecode() {
+        nativeDecode = io.javelin.encoding.v21.StructuralFieldReader.NATIVE;
+        io.javelin.encoding.v21.StructuralFieldReader.NATIVE = true; // opt-in (see StructuralFieldReader.NATIVE)
+    }
+
+    @org.junit.jupiter.api.AfterEach
+    void restoreNativeDecode() {
+        io.javelin.encoding.v21.StructuralFieldReader.NATIVE = nativeDecode;
+    }
+
     @TempDir
     Path dir;
 

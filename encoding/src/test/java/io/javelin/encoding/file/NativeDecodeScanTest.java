@@ -39,6 +39,19 @@ import reactor.core.publisher.Mono;
  */
 class NativeDecodeScanTest {
 
+    private boolean nativeDecode;
+
+    @org.junit.jupiter.api.BeforeEach
+    void enableNativeDecode() {
+        nativeDecode = io.javelin.encoding.v21.StructuralFieldReader.NATIVE;
+        io.javelin.encoding.v21.StructuralFieldReader.NATIVE = true; // opt-in (see StructuralFieldReader.NATIVE)
+    }
+
+    @org.junit.jupiter.api.AfterEach
+    void restoreNativeDecode() {
+        io.javelin.encoding.v21.StructuralFieldReader.NATIVE = nativeDecode;
+    }
+
     @TempDir
     Path dir;
 
