@@ -238,10 +238,14 @@ public final class LocalObjectStore implements ObjectStore {
                 return;
             } catch (java.nio.channels.ClosedChannelException e) {
                 channels.invalidate(f, lease);
-                if (Thread.currentThread().isInterrupted() || attempt >= 3) {
+                if (attempt >= 3) {
                     onFailure.run();
                     throw new ObjectStoreException("read " + key + " failed: " + e, e);
                 }
+                // An interrupt here may be a cancel meant for an earlier task of this pooled thread: clear it
+                // and read again. A read that really was cancelled finishes and its buffer is released by
+                // the cancel (BlockingReads), so retrying never leaks.
+                Thread.interrupted();
             } catch (IOException e) {
                 channels.invalidate(f, lease);
                 throw new ObjectStoreException("read " + key + " failed: " + e, e);
