@@ -594,14 +594,6 @@ public final class Dataset implements AutoCloseable {
                 .flatMap(b -> LanceFileReader.open(new ObjectStoreSource(b.store(), b.dir("data/") + file.getPath(), new PageIoScheduler(b.store()))));
     }
 
-    /** As {@link #openFile(io.javelin.tx.pb.DataFile, PageIoScheduler)}, kept open for later takes (files under the root). */
-    Mono<LanceFileReader> openFileForTake(io.javelin.tx.pb.DataFile file, PageIoScheduler io) {
-        if (file.hasBaseId() || io != handle.io) {
-            return openFile(file, io);
-        }
-        return openFile(file, io);
-    }
-
     Mono<LanceFileReader> openFile(String path, PageIoScheduler io) {
         if (io == handle.io) {
             return handle.files.get(path, () -> LanceFileReader.open(new ObjectStoreSource(handle.store, "data/" + path, io)));

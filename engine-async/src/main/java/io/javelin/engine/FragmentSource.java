@@ -41,13 +41,8 @@ final class FragmentSource {
         this.datasetField = datasetField;
     }
 
+    /** The data files of the root come from the dataset's open-file cache (repeated scans and takes skip metadata reads). */
     static Mono<FragmentSource> open(Dataset ds, FragmentInfo f, List<String> columns, io.javelin.objectstore.io.PageIoScheduler io) {
-        return open(ds, f, columns, io, false);
-    }
-
-    /** {@code forTake}: the data files come from the dataset's open-file cache (repeated takes skip metadata reads). */
-    static Mono<FragmentSource> open(Dataset ds, FragmentInfo f, List<String> columns, io.javelin.objectstore.io.PageIoScheduler io,
-                                     boolean forTake) {
         return Mono.defer(() -> {
             Map<String, Integer> fileOf = new LinkedHashMap<>();
             Map<String, Integer> idOf = new LinkedHashMap<>();
@@ -72,7 +67,7 @@ final class FragmentSource {
                 idOf.put(c, lf.id());
             }
             return Flux.fromIterable(new java.util.LinkedHashSet<>(fileOf.values()))
-                    .concatMap(i -> (forTake ? ds.openFileForTake(files.get(i), io) : ds.openFile(files.get(i), io))
+                    .concatMap(i -> ds.openFile(files.get(i), io)
                             .map(r -> Map.entry(i, r)))
                     .collectMap(Map.Entry::getKey, Map.Entry::getValue)
                     .map(readers -> {

@@ -67,7 +67,7 @@ final class Take {
                             }
                             return Mono.empty();
                         });
-                        return check.then(FragmentSource.open(ds, f, read, io, true))
+                        return check.then(FragmentSource.open(ds, f, read, io))
                                 .flatMap(src -> src.take(offs, read, allocator))
                                 .map(r -> Map.entry(e.getValue(), r));
                     }, FRAGMENT_CONCURRENCY)

@@ -40,20 +40,8 @@ import reactor.core.publisher.Flux;
  * as written for batches inside one page and batches straddling pages, and the pages' memory outlives the
  * scan exactly as long as a batch still holds it.
  */
+@org.junit.jupiter.api.extension.ExtendWith(NativeDecodeOn.class) // opt-in (see StructuralFieldReader.NATIVE)
 class DirectPageScanTest {
-
-    private boolean nativeDecode;
-
-    @org.junit.jupiter.api.BeforeEach
-    void enableNativeDecode() {
-        nativeDecode = io.javelin.encoding.v21.StructuralFieldReader.NATIVE;
-        io.javelin.encoding.v21.StructuralFieldReader.NATIVE = true; // opt-in (see StructuralFieldReader.NATIVE)
-    }
-
-    @org.junit.jupiter.api.AfterEach
-    void restoreNativeDecode() {
-        io.javelin.encoding.v21.StructuralFieldReader.NATIVE = nativeDecode;
-    }
 
     @TempDir
     Path dir;

@@ -37,20 +37,8 @@ import reactor.core.publisher.Mono;
  * with batch sizes that put batches inside pages, across page boundaries and over the whole file; values
  * and nulls equal what was written, and every byte is released when the batches close.
  */
+@org.junit.jupiter.api.extension.ExtendWith(NativeDecodeOn.class) // opt-in (see StructuralFieldReader.NATIVE)
 class NativeDecodeScanTest {
-
-    private boolean nativeDecode;
-
-    @org.junit.jupiter.api.BeforeEach
-    void enableNativeDecode() {
-        nativeDecode = io.javelin.encoding.v21.StructuralFieldReader.NATIVE;
-        io.javelin.encoding.v21.StructuralFieldReader.NATIVE = true; // opt-in (see StructuralFieldReader.NATIVE)
-    }
-
-    @org.junit.jupiter.api.AfterEach
-    void restoreNativeDecode() {
-        io.javelin.encoding.v21.StructuralFieldReader.NATIVE = nativeDecode;
-    }
 
     @TempDir
     Path dir;
