@@ -33,6 +33,9 @@ public final class LeakCheckExtension implements BeforeEachCallback, AfterEachCa
             leaked = leakedSince(firstId);
         }
         if (!leaked.isEmpty()) {
+            for (Throwable t : io.javelin.objectstore.memory.Buffer.liveTraces()) {
+                t.printStackTrace(); // only with -Djavelin.offheap.trace=true
+            }
             throw new OffHeapLeakError("off-heap leak: " + leaked.size() + " arena(s) opened by "
                     + context.getDisplayName() + " still open after " + graceMillis + " ms: " + leaked);
         }

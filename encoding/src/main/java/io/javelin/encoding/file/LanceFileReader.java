@@ -400,8 +400,10 @@ public final class LanceFileReader implements AutoCloseable {
                                 mem.release();
                             }
                         }))
-                .doOnDiscard(io.javelin.encoding.arrow.DirectPage.class, io.javelin.encoding.arrow.DirectPage::close)
-                .flatMap(this::resolveExternal);
+                .flatMap(this::resolveExternal)
+                // last, so that it covers every operator above: Mono.flatMap drops a page that arrives after a
+                // cancel through the discard hook of *its downstream* context (a hook above it never sees it)
+                .doOnDiscard(io.javelin.encoding.arrow.DirectPage.class, io.javelin.encoding.arrow.DirectPage::close);
     }
 
     private Mono<Object> resolveExternal(Object decoded) {

@@ -27,6 +27,21 @@ public final class Buffer implements AutoCloseable {
     private Buffer(Owner owner, MemorySegment segment) {
         this.owner = owner;
         this.segment = segment;
+        if (TRACE) {
+            TRACES.put(this, new Throwable("allocated " + segment.byteSize() + " B on " + Thread.currentThread().getName()));
+        }
+    }
+
+    /**
+     * Debugging aid ({@code -Djavelin.offheap.trace=true}): remembers where every live handle was made, so a
+     * leak report can name the code that did not release it ({@link #liveTraces()}).
+     */
+    private static final boolean TRACE = Boolean.getBoolean("javelin.offheap.trace");
+    private static final java.util.Map<Buffer, Throwable> TRACES = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /** Allocation traces of live handles, when tracing is on (else empty). */
+    public static java.util.List<Throwable> liveTraces() {
+        return java.util.List.copyOf(TRACES.values());
     }
 
     /** Buffers up to this size are carved from shared slabs; larger ones get their own arena. */
@@ -132,6 +147,9 @@ public final class Buffer implements AutoCloseable {
     public boolean release() {
         if (!released.compareAndSet(false, true)) {
             return false;
+        }
+        if (TRACE) {
+            TRACES.remove(this);
         }
         if (owner != null) {
             owner.release();
