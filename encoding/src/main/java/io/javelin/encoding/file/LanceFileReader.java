@@ -53,12 +53,6 @@ public final class LanceFileReader implements AutoCloseable {
         }
     }
 
-    /** Closes and forgets every page of a batch cache. */
-    private static void clearPages(Map<PageRef, Object> cache) {
-        for (PageRef k : List.copyOf(cache.keySet())) {
-            closePage(cache.remove(k));
-        }
-    }
 
     /** Pages of one batch (or take) loaded and decoded at the same time. */
     static final int PAGE_CONCURRENCY = 16;
@@ -218,7 +212,7 @@ public final class LanceFileReader implements AutoCloseable {
         if (ScanReadAhead.BUDGET_BYTES > 0 && batches <= MAX_PLANNED_BATCHES) {
             return scanAhead(fields, readers, start, end, batchSize, (int) batches, allocator);
         }
-        Map<PageRef, Object> cache = new java.util.concurrent.ConcurrentHashMap<>();
+        PageCache cache = new PageCache();
         return Flux.fromStream(() -> java.util.stream.LongStream.range(0, batches).boxed())
                 .concatMap(b -> {
                     long s = start + b * batchSize;
@@ -226,7 +220,8 @@ public final class LanceFileReader implements AutoCloseable {
                     List<long[]> ranges = List.<long[]>of(new long[] {s, e});
                     return batch(fields, readers, ranges, cache, allocator, e - s, false);
                 }, 1)
-                .doFinally(sig -> clearPages(cache));
+                .doFinally(sig -> cache.close())
+                .contextWrite(ctx -> ctx.put(PageCache.CONTEXT_KEY, cache));
     }
 
     /** Batches of a scan planned up front for read-ahead; longer scans (tiny batches) load page by page. */
@@ -296,9 +291,10 @@ public final class LanceFileReader implements AutoCloseable {
             }
         }
         return Mono.defer(() -> {
-            Map<PageRef, Object> cache = new java.util.concurrent.ConcurrentHashMap<>();
+            PageCache cache = new PageCache();
             return batch(fields, fields.stream().map(this::fieldReader).toList(), ranges, cache, allocator, indices.length, true)
-                    .doFinally(sig -> clearPages(cache));
+                    .doFinally(sig -> cache.close())
+                    .contextWrite(ctx -> ctx.put(PageCache.CONTEXT_KEY, cache));
         });
     }
 
@@ -306,24 +302,24 @@ public final class LanceFileReader implements AutoCloseable {
      * Loads the pages {@code ranges} need into {@code cache}, in rounds while field readers name more pages
      * once others are decoded (2.0 list items after their offsets). The first round evicts pages no longer needed.
      */
-    private Mono<Void> loadRound(List<FieldReader> readers, List<long[]> ranges, Map<PageRef, Object> cache, boolean partial,
+    private Mono<Void> loadRound(List<FieldReader> readers, List<long[]> ranges, PageCache cache, boolean partial,
                                  boolean first) {
         Set<PageRef> needed = new HashSet<>();
         List<PageRef> toLoad = new ArrayList<>();
         List<FieldReader> owners = new ArrayList<>();
         for (FieldReader r : readers) {
-            for (PageRef p : guard(metadata.resource(), -1, () -> r.pagesFor(ranges, cache::get))) {
+            for (PageRef p : guard(metadata.resource(), -1, () -> r.pagesFor(ranges, cache))) {
                 needed.add(p);
-                if (!cache.containsKey(p) && !toLoad.contains(p)) {
+                if (!cache.contains(p) && !toLoad.contains(p)) {
                     toLoad.add(p);
                     owners.add(r);
                 }
             }
         }
         if (first) {
-            for (PageRef k : List.copyOf(cache.keySet())) {
+            for (PageRef k : cache.refs()) {
                 if (!needed.contains(k)) {
-                    closePage(cache.remove(k)); // batches built from it keep their own references
+                    cache.evict(k); // batches built from it keep their own references
                 }
             }
         }
@@ -341,12 +337,12 @@ public final class LanceFileReader implements AutoCloseable {
                 .onErrorMap(reactor.core.Exceptions::isMultiple, io.javelin.objectstore.internal.FirstError::of)
                 // pages dropped by a cancel or error release their memory (then() below discards, too: not covered)
                 .doOnDiscard(Loaded.class, Loaded::close)
-                .doOnNext(l -> closePage(cache.put(l.ref(), l.page())))
+                .doOnNext(l -> cache.put(l.ref(), l.page()))
                 .then(Mono.defer(() -> loadRound(readers, ranges, cache, partial, false)));
     }
 
     private Mono<VectorSchemaRoot> batch(List<LanceField> fields, List<FieldReader> readers, List<long[]> ranges,
-                                         Map<PageRef, Object> cache, BufferAllocator allocator, long rows, boolean partial) {
+                                         PageCache cache, BufferAllocator allocator, long rows, boolean partial) {
         return loadRound(readers, ranges, cache, partial, true)
                 // CancelSafe: a batch finished just as the scan is cancelled is closed, not dropped
                 .then(io.javelin.encoding.io.CancelSafe.produceOn(Schedulers.parallel(), () -> {
@@ -354,12 +350,12 @@ public final class LanceFileReader implements AutoCloseable {
                     try {
                         for (int f = 0; f < fields.size(); f++) {
                             FieldReader fr = readers.get(f);
-                            FieldVector direct = guard(metadata.resource(), -1, () -> fr.assembleDirect(ranges, cache::get, allocator));
+                            FieldVector direct = guard(metadata.resource(), -1, () -> fr.assembleDirect(ranges, cache, allocator));
                             if (direct != null) {
                                 vectors.add(direct);
                                 continue;
                             }
-                            Node n = guard(metadata.resource(), -1, () -> fr.assemble(ranges, cache::get));
+                            Node n = guard(metadata.resource(), -1, () -> fr.assemble(ranges, cache));
                             if (n.length() != rows) {
                                 throw new CorruptFileException(metadata.resource(), -1, "Field " + fields.get(f).name()
                                         + " decoded " + n.length() + " rows vs " + rows);
@@ -383,6 +379,12 @@ public final class LanceFileReader implements AutoCloseable {
             want.add(new long[] {page.getBufferOffsets(b), page.getBufferSizes(b)});
         }
         // CancelSafe.mapOn, not publishOn(...).map(...): Mono.publishOn drops (leaks) the pages on a cancel
+        return Mono.deferContextual(ctx -> loadPage(ref, reader, page, want, ctx.getOrDefault(PageCache.CONTEXT_KEY, null)));
+    }
+
+    /** {@code owner} (may be null) adopts a decoded page that holds memory as soon as it exists. */
+    private Mono<Object> loadPage(PageRef ref, FieldReader reader, io.javelin.encoding.pb.ColumnMetadata.Page page, List<long[]> want,
+                                  io.javelin.encoding.io.ResourceOwner owner) {
         return mapEof(metadata.resource(), source.readAll(want, page.getPriority()))
                 .flatMap(read -> io.javelin.encoding.io.CancelSafe.transformOn(Schedulers.parallel(), read,
                         ranges -> ranges.forEach(ByteRange::close), ranges -> {
@@ -394,8 +396,12 @@ public final class LanceFileReader implements AutoCloseable {
                                 for (ByteRange r : ranges) {
                                     bufs.add(Buf.of(metadata.resource(), r));
                                 }
-                                return guard(metadata.resource(), page.getBufferOffsetsCount() > 0 ? page.getBufferOffsets(0)
+                                Object decoded = guard(metadata.resource(), page.getBufferOffsetsCount() > 0 ? page.getBufferOffsets(0)
                                         : metadata.cmoPositions()[ref.column()], () -> reader.decodePage(ref, bufs, mem));
+                                if (owner != null && decoded instanceof AutoCloseable c) {
+                                    owner.adopt(c);
+                                }
+                                return decoded;
                             } finally {
                                 mem.release();
                             }

@@ -143,11 +143,11 @@ public final class StructuralFieldReader implements FieldReader {
     static final boolean DIRECT = !"false".equals(System.getProperty("javelin.reader.direct"));
 
     /**
-     * Native decode of every other top-level leaf page ({@link NativePages}): opt-in with
-     * {@code -Djavelin.reader.native=true}. Off by default: CorruptInputTest's leak check found page
-     * buffers left unreleased on some corrupt-page error paths; it stays off until that is fixed.
+     * Native decode of every other top-level leaf page ({@link NativePages}): on by default,
+     * {@code -Djavelin.reader.native=false} turns it off (pages then decode on the heap and take the
+     * general path). Decoded pages are owned by the scan's {@code PageCache} from the moment they exist.
      */
-    public static volatile boolean NATIVE = "true".equals(System.getProperty("javelin.reader.native"));
+    public static volatile boolean NATIVE = !"false".equals(System.getProperty("javelin.reader.native"));
 
     /** The zero-copy case: no rep/def, fixed-width values back to back, nothing to decode. */
     private DirectPage fullZipDirect(FullZipLayout fz, Buf data, long rows, LeafKind kind, SharedMemory memory) {
