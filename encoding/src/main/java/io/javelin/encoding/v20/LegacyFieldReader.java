@@ -184,6 +184,26 @@ public final class LegacyFieldReader implements FieldReader {
         }
     }
 
+    /**
+     * Pages of a top-level leaf in the common plain encodings become {@link io.javelin.encoding.arrow.DirectPage}s
+     * over the read buffers ({@link NativeArrays}); every other page decodes on the heap.
+     */
+    @Override
+    public Object decodePage(PageRef ref, List<Buf> buffers, io.javelin.encoding.io.SharedMemory memory) {
+        if (memory != null && field.column() == ref.column() && DIRECT && io.javelin.encoding.v21.StructuralFieldReader.NATIVE
+                && !field.packed() && !field.blob() && !field.isList() && !field.isStruct()
+                && io.javelin.encoding.arrow.DirectAssembler.supportsField(field.arrow()) && !isBlobColumn(ref.column())) {
+            long at = md.cmoPositions()[ref.column()];
+            Buf ctx = new Buf(md.resource(), at, java.lang.foreign.MemorySegment.ofArray(new byte[0]));
+            var direct = NativeArrays.decode(encoding(ref.column(), ref.page()), buffers,
+                    md.columns().get(ref.column()).getPages(ref.page()).getLength(), ctx, memory, LeafKind.of(field.arrow()));
+            if (direct != null) {
+                return direct;
+            }
+        }
+        return decodePage(ref, buffers);
+    }
+
     @Override
     public Object decodePage(PageRef ref, List<Buf> buffers) {
         ColumnMetadata.Page pg = md.columns().get(ref.column()).getPages(ref.page());

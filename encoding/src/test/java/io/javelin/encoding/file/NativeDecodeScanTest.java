@@ -234,4 +234,56 @@ class NativeDecodeScanTest {
             assertThat(a.getAllocatedMemory()).isZero();
         }
     }
+
+    /** 2.0 plain pages: the page wraps the values where they were read (zero-copy), nulls included. */
+    @Test
+    void plainV20PagesWrapTheReadBuffers() throws Exception {
+        try (BufferAllocator a = new RootAllocator(); LocalObjectStore store = new LocalObjectStore(dir, 2)) {
+            Flux<VectorSchemaRoot> in = Mono.using(() -> batch(a, 0, 3000), Mono::just, VectorSchemaRoot::close, false).flux();
+            LanceFileWriter.write(in, SCHEMA, store, "p20.lance", WriteOptions.of(LanceFileVersion.V2_0)).block(Duration.ofMinutes(1));
+            byte[] file = java.nio.file.Files.readAllBytes(dir.resolve("p20.lance"));
+            try (LanceFileReader r = LanceFileReader.open(new ObjectStoreSource(store, "p20.lance")).block()) {
+                int wrapped = 0;
+                for (int col = 0; col < 7; col++) {
+                    var fr = new io.javelin.encoding.v20.LegacyFieldReader(r.metadata(), r.metadata().fields().get(col));
+                    var page = r.metadata().columns().get(col).getPages(0);
+                    List<io.javelin.encoding.io.Buf> bufs = new ArrayList<>();
+                    List<io.javelin.objectstore.memory.Buffer> owned = new ArrayList<>();
+                    for (int b = 0; b < page.getBufferOffsetsCount(); b++) {
+                        var nb = io.javelin.objectstore.memory.Buffer.allocate(Math.max(1, page.getBufferSizes(b)), "t");
+                        java.lang.foreign.MemorySegment.copy(java.lang.foreign.MemorySegment.ofArray(file), page.getBufferOffsets(b),
+                                nb.segment(), 0, page.getBufferSizes(b));
+                        owned.add(nb);
+                        bufs.add(new io.javelin.encoding.io.Buf("p", page.getBufferOffsets(b), nb.segment().asSlice(0, page.getBufferSizes(b))));
+                    }
+                    var mem = new io.javelin.encoding.io.SharedMemory(() -> owned.forEach(io.javelin.objectstore.memory.Buffer::close));
+                    Object decoded = fr.decodePage(new PageRef(col, 0), bufs, mem);
+                    mem.release();
+                    try {
+                        assertThat(decoded).as("column %d", col).isInstanceOf(DirectPage.class);
+                        DirectPage dp = (DirectPage) decoded;
+                        long nulls = 0;
+                        for (long row = 0; row < dp.count(); row++) {
+                            nulls += isNull(col, row) ? 1 : 0;
+                        }
+                        assertThat(dp.nullCount(0, dp.count())).as("nulls of column %d", col).isEqualTo(nulls);
+                        long at = dp.data().address();
+                        boolean inRead = bufs.stream().anyMatch(b -> at >= b.seg().address() && at < b.seg().address() + b.seg().byteSize());
+                        if (inRead) {
+                            wrapped++;
+                            assertThat(owned.get(0).isReleased()).isFalse(); // the page keeps the read buffers
+                        }
+                    } finally {
+                        if (decoded instanceof AutoCloseable c) {
+                            c.close();
+                        }
+                    }
+                    assertThat(owned).allSatisfy(b -> assertThat(b.isReleased()).isTrue());
+                }
+                // i, l, d, fd (fixed width, with and without nulls) and the plain strings s, fs are wrapped
+                assertThat(wrapped).isGreaterThanOrEqualTo(6);
+            }
+            assertThat(a.getAllocatedMemory()).isZero();
+        }
+    }
 }
