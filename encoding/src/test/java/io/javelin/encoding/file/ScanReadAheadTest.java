@@ -30,16 +30,21 @@ import reactor.core.publisher.Mono;
 class ScanReadAheadTest {
 
     private long budget;
+    private int pagesAhead;
 
+    /** The same bounds on every machine and whatever -Djavelin.reader.readAhead* a run sets (the defaults depend on CPUs). */
     @org.junit.jupiter.api.BeforeEach
     void enableReadAhead() {
         budget = ScanReadAhead.BUDGET_BYTES;
-        ScanReadAhead.BUDGET_BYTES = 64L << 20; // off by default (see ScanReadAhead.BUDGET_BYTES)
+        pagesAhead = ScanReadAhead.MAX_PAGES_AHEAD;
+        ScanReadAhead.BUDGET_BYTES = 64L << 20;
+        ScanReadAhead.MAX_PAGES_AHEAD = 4;
     }
 
     @org.junit.jupiter.api.AfterEach
     void restoreReadAhead() {
         ScanReadAhead.BUDGET_BYTES = budget;
+        ScanReadAhead.MAX_PAGES_AHEAD = pagesAhead;
     }
 
     @TempDir
