@@ -123,15 +123,20 @@ public final class SideBySide {
     static Case measure(String name, String what, Options o, List<Engine> engines, Op op) throws Exception {
         Map<String, List<Double>> ms = new LinkedHashMap<>();
         Map<String, Engine.Result> produced = new LinkedHashMap<>();
+        Map<String, List<Double>> cpu = new LinkedHashMap<>();
         engines.forEach(e -> ms.put(e.name(), new ArrayList<>()));
+        engines.forEach(e -> cpu.put(e.name(), new ArrayList<>()));
         for (int rep = 0; rep < o.warmup() + o.reps(); rep++) {
             for (int k = 0; k < engines.size(); k++) {
                 Engine e = engines.get((k + rep) % engines.size()); // alternate who goes first
+                long c0 = processCpuNanos();
                 long t0 = System.nanoTime();
                 Engine.Result r = op.run(e);
                 double t = (System.nanoTime() - t0) / 1e6;
+                double c = (processCpuNanos() - c0) / 1e6;
                 if (rep >= o.warmup()) {
                     ms.get(e.name()).add(t);
+                    cpu.get(e.name()).add(c);
                 }
                 Engine.Result prev = produced.put(e.name(), r);
                 if (prev != null && prev.rows() != r.rows()) {
@@ -141,6 +146,9 @@ public final class SideBySide {
         }
         checkSameRows(name, produced);
         log("%-10s %s", name, summary(ms));
+        // process CPU (this JVM: Javelin's threads, lance-core's native threads, GC, JIT) is steadier than
+        // wall time on a shared machine
+        log("%-10s cpu %s", name, summary(cpu));
         return new Case(name, what, ms, produced);
     }
 
@@ -226,6 +234,12 @@ public final class SideBySide {
             }
             first = e.getValue().rows();
         }
+    }
+
+    /** CPU time of this process so far (all threads), or 0 where the JVM does not report it. */
+    static long processCpuNanos() {
+        return java.lang.management.ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os
+                ? os.getProcessCpuTime() : 0;
     }
 
     static String summary(Map<String, List<Double>> ms) {
