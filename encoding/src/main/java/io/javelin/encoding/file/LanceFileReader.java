@@ -239,8 +239,10 @@ public final class LanceFileReader implements AutoCloseable {
             ranges.add(new long[] {s, Math.min(end, s + batchSize)});
         }
         return Flux.deferContextual(ctx -> {
+            // pages on their way to the read-ahead belong to this until it takes them (see PageCache)
+            PageCache inFlight = new PageCache();
             ScanReadAhead ahead = new ScanReadAhead(metadata.resource(), readers, ranges, this::pageBytes,
-                    this::loadPage, ctx);
+                    this::loadPage, reactor.util.context.Context.of(ctx).put(PageCache.CONTEXT_KEY, inFlight));
             // The batch built but not yet passed downstream: concatMap may build the next batch before it is
             // requested and then drop it silently on a cancel. Exactly one of delivery and cancel takes it.
             java.util.concurrent.atomic.AtomicReference<VectorSchemaRoot> pending = new java.util.concurrent.atomic.AtomicReference<>();
@@ -263,6 +265,7 @@ public final class LanceFileReader implements AutoCloseable {
                             left.close();
                         }
                         ahead.close();
+                        inFlight.close();
                     });
         });
     }

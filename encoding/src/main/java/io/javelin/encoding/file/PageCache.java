@@ -57,6 +57,11 @@ final class PageCache implements ResourceOwner, Function<PageRef, Object>, AutoC
         LanceFileReader.closePage(old);
     }
 
+    /** Another owner (the read-ahead) has taken {@code page} over: it is no longer this cache's to close. */
+    synchronized void claim(Object page) {
+        inFlight.remove(page);
+    }
+
     @Override
     public synchronized Object apply(PageRef ref) {
         return pages.get(ref);

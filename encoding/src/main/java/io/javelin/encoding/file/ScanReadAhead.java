@@ -72,6 +72,8 @@ final class ScanReadAhead implements AutoCloseable {
     private final BiFunction<PageRef, FieldReader, Mono<Object>> loader;
     /** The scan's context, seen by the page loads (discard hooks, I/O listeners). */
     private final Context context;
+    /** The scan's owner of pages not yet handed to this read-ahead (null: none). */
+    private final PageCache inFlight;
     private final Map<PageRef, Slot> slots = new HashMap<>();
     private int next;
     private boolean closed;
@@ -84,6 +86,7 @@ final class ScanReadAhead implements AutoCloseable {
                   BiFunction<PageRef, FieldReader, Mono<Object>> loader, ContextView context) {
         this.loader = loader;
         this.context = Context.of(context);
+        this.inFlight = this.context.getOrDefault(PageCache.CONTEXT_KEY, null);
         Map<PageRef, int[]> span = new LinkedHashMap<>();
         Map<PageRef, FieldReader> owner = new HashMap<>();
         pagesOfBatch = new ArrayList<>(ranges.size());
@@ -245,6 +248,9 @@ final class ScanReadAhead implements AutoCloseable {
                 s.done = true;
                 release = closed;
                 if (!release) {
+                    if (inFlight != null) {
+                        inFlight.claim(page); // ours now: closed by eviction or close()
+                    }
                     s.page = page;
                     s.error = error == null && page == null ? new IllegalStateException("Page " + s.plan.ref() + " decoded to nothing")
                             : error;
