@@ -76,6 +76,7 @@ final class PartialPlans {
         int repIndex = repAt;
         return new PartialPage() {
             List<Run> runs;
+            StructuralPages.ChunkTable table;
 
             @Override
             public List<long[]> firstReads() {
@@ -85,6 +86,7 @@ final class PartialPlans {
             @Override
             public List<long[]> secondReads(List<Buf> firstBufs) {
                 StructuralPages.ChunkTable t = StructuralPages.chunkTable(mb, firstBufs.get(0), dataSize);
+                table = t;
                 long[] starts = repIndex < 0 ? t.values() : rowStarts(resource, firstBufs.get(repIndex), t.size(), depth, numRows);
                 boolean[] trailer = repIndex < 0 ? new boolean[t.size()] : trailers(firstBufs.get(repIndex), t.size(), depth);
                 if (repIndex < 0 && sum(starts) != numRows) {
@@ -102,8 +104,33 @@ final class PartialPlans {
 
             @Override
             public Object decode(List<Buf> firstBufs, List<Buf> second) {
-                StructuralPages.ChunkTable t = StructuralPages.chunkTable(mb, firstBufs.get(0), dataSize);
+                StructuralPages.ChunkTable t = table != null ? table : StructuralPages.chunkTable(mb, firstBufs.get(0), dataSize);
                 Values dictionary = dict ? StructuralPages.dictionary(mb, firstBufs.get(dictIndex)) : null;
+                if (repIndex < 0 && TakeDecode.supports(mb, kind)) {
+                    // one level per row: only the taken rows are decoded
+                    int nc = 0;
+                    for (Run r : runs) {
+                        nc += r.lastChunk() - r.firstChunk() + 1;
+                    }
+                    List<Buf> chunks = new ArrayList<>(nc);
+                    long[] counts = new long[nc];
+                    long[] firstRows = new long[nc];
+                    int k = 0;
+                    for (int ri = 0; ri < runs.size(); ri++) {
+                        Run r = runs.get(ri);
+                        Buf bytes = second.get(ri);
+                        long base = t.offset()[r.firstChunk()];
+                        long row = r.firstRow();
+                        for (int c = r.firstChunk(); c <= r.lastChunk(); c++, k++) {
+                            chunks.add(bytes.slice(t.offset()[c] - base, t.bytes()[c]));
+                            counts[k] = t.values()[c];
+                            firstRows[k] = row;
+                            row += t.values()[c];
+                        }
+                    }
+                    return new StructuralFieldReader.SparseRows(rows.clone(),
+                            TakeDecode.pick(resource, at, mb, chunks, counts, firstRows, dictionary, rows, kind, rd));
+                }
                 List<LeafPage> parts = new ArrayList<>();
                 long total = 0;
                 List<Buf> chunks = new ArrayList<>();
