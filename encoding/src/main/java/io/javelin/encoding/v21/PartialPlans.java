@@ -28,6 +28,48 @@ final class PartialPlans {
     /** Full-zip repetition indexes up to this size are read whole (and cached); larger ones entry by entry. */
     static final long WHOLE_INDEX_BYTES = 64 * 1024;
 
+    /**
+     * Pages of at most this many bytes are read whole in the first round (batched with the other pages' chunk
+     * tables and cached with them): one round instead of two, and no I/O when taken again.
+     * {@code -Djavelin.take.smallPageBytes=0} turns it off.
+     */
+    static final long SMALL_PAGE_BYTES = Long.getLong("javelin.take.smallPageBytes", 4096);
+
+    static long pageBytes(ColumnMetadata.Page page) {
+        long n = 0;
+        for (int b = 0; b < page.getBufferSizesCount(); b++) {
+            n += page.getBufferSizes(b);
+        }
+        return n;
+    }
+
+    /**
+     * A page read whole in the first round and decoded by {@code decode} (constant and all-null pages: nothing
+     * to narrow); its buffers are cached with the other first rounds.
+     */
+    static PartialPage whole(ColumnMetadata.Page page, java.util.function.Function<List<Buf>, Object> decode) {
+        List<long[]> first = new ArrayList<>();
+        for (int b = 0; b < page.getBufferOffsetsCount() && b < page.getBufferSizesCount(); b++) {
+            first.add(new long[] {page.getBufferOffsets(b), page.getBufferSizes(b)});
+        }
+        return new PartialPage() {
+            @Override
+            public List<long[]> firstReads() {
+                return first;
+            }
+
+            @Override
+            public List<long[]> secondReads(List<Buf> firstBufs) {
+                return List.of();
+            }
+
+            @Override
+            public Object decode(List<Buf> firstBufs, List<Buf> second) {
+                return decode.apply(firstBufs);
+            }
+        };
+    }
+
     /** A run of consecutive chunks decoded together: rows {@code [firstRow, firstRow + rows)} start in it. */
     private record Run(int firstChunk, int lastChunk, long firstRow, long rows) {
     }
@@ -72,8 +114,15 @@ final class PartialPlans {
             repAt = first.size();
             first.add(new long[] {page.getBufferOffsets(nBufs - 1), page.getBufferSizes(nBufs - 1)});
         }
+        // a small page's chunks come with its first round (one round, cached with it) instead of a second round
+        int inlineAt = -1;
+        if (pageBytes(page) <= SMALL_PAGE_BYTES) {
+            inlineAt = first.size();
+            first.add(new long[] {dataPos, dataSize});
+        }
         int dictIndex = dictAt;
         int repIndex = repAt;
+        int dataIndex = inlineAt;
         return new PartialPage() {
             List<Run> runs;
             StructuralPages.ChunkTable table;
@@ -93,6 +142,9 @@ final class PartialPlans {
                     throw new CorruptFileException(resource, at, "Mini-block chunks hold " + sum(starts) + " rows vs " + numRows);
                 }
                 runs = runs(resource, at, starts, trailer, rows);
+                if (dataIndex >= 0) {
+                    return List.of();
+                }
                 List<long[]> reads = new ArrayList<>();
                 for (Run r : runs) {
                     long from = t.offset()[r.firstChunk()];
@@ -100,6 +152,16 @@ final class PartialPlans {
                     reads.add(new long[] {dataPos + from, to - from});
                 }
                 return reads;
+            }
+
+            /** The bytes of run k: its second-round read, or its slice of the page data read in the first round. */
+            private Buf runBytes(List<Buf> firstBufs, List<Buf> second, StructuralPages.ChunkTable t, Run r, int k) {
+                if (dataIndex < 0) {
+                    return second.get(k);
+                }
+                long from = t.offset()[r.firstChunk()];
+                long to = t.offset()[r.lastChunk()] + t.bytes()[r.lastChunk()];
+                return firstBufs.get(dataIndex).slice(from, to - from);
             }
 
             @Override
@@ -118,7 +180,7 @@ final class PartialPlans {
                     int k = 0;
                     for (int ri = 0; ri < runs.size(); ri++) {
                         Run r = runs.get(ri);
-                        Buf bytes = second.get(ri);
+                        Buf bytes = runBytes(firstBufs, second, t, r, ri);
                         long base = t.offset()[r.firstChunk()];
                         long row = r.firstRow();
                         for (int c = r.firstChunk(); c <= r.lastChunk(); c++, k++) {
@@ -137,7 +199,7 @@ final class PartialPlans {
                 List<Long> counts = new ArrayList<>();
                 for (int k = 0; k < runs.size(); k++) {
                     Run r = runs.get(k);
-                    Buf bytes = second.get(k);
+                    Buf bytes = runBytes(firstBufs, second, t, r, k);
                     long base = t.offset()[r.firstChunk()];
                     for (int c = r.firstChunk(); c <= r.lastChunk(); c++) {
                         chunks.add(bytes.slice(t.offset()[c] - base, t.bytes()[c]));

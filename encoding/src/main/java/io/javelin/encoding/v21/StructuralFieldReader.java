@@ -207,6 +207,11 @@ public final class StructuralFieldReader implements FieldReader {
         PageLayout layout = layout(ref.column(), ref.page());
         Leaf leaf = leafOf(ref.column());
         RepDef rd = new RepDef(md.resource(), at, StructuralPages.layers(layout));
+        if (layout.hasConstantLayout() && PartialPlans.pageBytes(page) <= WHOLE_CONSTANT_BYTES) {
+            // constant / all-null: read whole with the first round (one take pipeline, cached), decoded on the heap
+            return PartialPlans.whole(page, bufs -> StructuralPages.decode(md.resource(), at, layout, bufs, page.getLength(), leaf.kind,
+                    md.fileSize()));
+        }
         if (layout.hasMiniBlockLayout() && page.getBufferOffsetsCount() >= 2) {
             return PartialPlans.miniBlock(md.resource(), at, layout.getMiniBlockLayout(), page, rows, leaf.kind, rd);
         }
@@ -215,6 +220,9 @@ public final class StructuralFieldReader implements FieldReader {
         }
         return null;
     }
+
+    /** Constant pages up to this size are planned (read with a take's first round); larger ones are loaded whole apart. */
+    static final long WHOLE_CONSTANT_BYTES = 1L << 20;
 
     /** Parsed page layouts: a batch or take asks for the same pages many times. */
     private final java.util.Map<Long, PageLayout> layouts = new java.util.concurrent.ConcurrentHashMap<>();

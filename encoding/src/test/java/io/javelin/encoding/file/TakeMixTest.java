@@ -72,6 +72,44 @@ class TakeMixTest {
         }
     }
 
+    /**
+     * Constant (all-null) and small mini-block pages come whole with the take's first round, large pages' chunk
+     * tables with them: a cold take is two requests, a repeated one only the large pages' chunks, and a take of
+     * only small/constant pages is one request, then none.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"V2_1", "V2_2"})
+    void smallAndConstantPagesComeWithTheFirstRound(String v) throws Exception {
+        try (BufferAllocator a = new RootAllocator(); LocalObjectStore store = new LocalObjectStore(dir, 2)) {
+            Flux<VectorSchemaRoot> in = Flux.range(0, 3).concatMap(b -> Mono.using(() -> batch(a, b * 1000L, 1000), Mono::just,
+                    VectorSchemaRoot::close, false), 1);
+            LanceFileWriter.write(in, SCHEMA, store, "c.lance", WriteOptions.of(LanceFileVersion.valueOf(v))).block(Duration.ofMinutes(1));
+            byte[] bytes = java.nio.file.Files.readAllBytes(dir.resolve("c.lance"));
+            ListTakeTest.Counting src = new ListTakeTest.Counting(bytes);
+            try (LanceFileReader r = LanceFileReader.open(src).block()) {
+                var md = r.metadata();
+                assertThat(PageEncodings.pageLayout("c", 0, md.columns().get(0).getPages(0).getEncoding()).hasConstantLayout()).isTrue();
+                long sBytes = md.columns().get(4).getPages(0).getBufferSizesList().stream().mapToLong(Long::longValue).sum();
+                assertThat(sBytes).as("s pages are large").isGreaterThan(ListTakeTest.SMALL_PAGE_BYTES);
+                long[] idx = {2999, 5, 1500, 5};
+                int opened = src.requests.size();
+                try (VectorSchemaRoot t = r.take(idx, List.of("z", "s"), a).block(Duration.ofSeconds(30))) {
+                    assertThat(t.getRowCount()).isEqualTo(4);
+                    assertThat(t.getVector("z").getNullCount()).isEqualTo(4);
+                    assertThat(t.getVector("s").getObject(1).toString()).isEqualTo(NativeDecodeScanTest.s(5));
+                }
+                assertThat(src.requests.size() - opened).as("first round (with the constant page) + chunks").isEqualTo(2);
+                int before = src.requests.size();
+                r.take(idx, List.of("z", "s"), a).block(Duration.ofSeconds(30)).close();
+                assertThat(src.requests.size() - before).as("repeated: only the chunks").isEqualTo(1);
+                before = src.requests.size();
+                r.take(idx, List.of("z"), a).block(Duration.ofSeconds(30)).close();
+                assertThat(src.requests.size() - before).as("constant page cached").isZero();
+            }
+            assertThat(a.getAllocatedMemory()).isZero();
+        }
+    }
+
     private void run(LanceFileVersion version) throws Exception {
         int total = 9000;
         try (BufferAllocator a = new RootAllocator(); LocalObjectStore store = new LocalObjectStore(dir, 2)) {
