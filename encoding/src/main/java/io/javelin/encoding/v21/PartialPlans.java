@@ -81,8 +81,18 @@ final class PartialPlans {
      * the repetition index (last buffer) says how many rows start in each chunk and whether its last row
      * continues into the next chunk.
      */
+    /** What a take needs of a mini-block page's first round, parsed once per page and kept by the field reader. */
+    record PageIndex(StructuralPages.ChunkTable table, long[] firstRow, boolean[] trailer) {
+    }
+
     static PartialPage miniBlock(String resource, long at, MiniBlockLayout mb, ColumnMetadata.Page page, long[] rows, LeafKind kind,
                                  RepDef rd) {
+        return miniBlock(resource, at, mb, page, rows, kind, rd, null);
+    }
+
+    /** {@code indexes} (may be null) holds the page's parsed {@link PageIndex} across takes. */
+    static PartialPage miniBlock(String resource, long at, MiniBlockLayout mb, ColumnMetadata.Page page, long[] rows, LeafKind kind,
+                                 RepDef rd, java.util.concurrent.atomic.AtomicReference<PageIndex> indexes) {
         boolean dict = mb.hasDictionary();
         boolean rep = mb.hasRepCompression();
         int nBufs = page.getBufferOffsetsCount();
@@ -134,14 +144,26 @@ final class PartialPlans {
 
             @Override
             public List<long[]> secondReads(List<Buf> firstBufs) {
-                StructuralPages.ChunkTable t = StructuralPages.chunkTable(mb, firstBufs.get(0), dataSize);
-                table = t;
-                long[] starts = repIndex < 0 ? t.values() : rowStarts(resource, firstBufs.get(repIndex), t.size(), depth, numRows);
-                boolean[] trailer = repIndex < 0 ? new boolean[t.size()] : trailers(firstBufs.get(repIndex), t.size(), depth);
-                if (repIndex < 0 && sum(starts) != numRows) {
-                    throw new CorruptFileException(resource, at, "Mini-block chunks hold " + sum(starts) + " rows vs " + numRows);
+                PageIndex pi = indexes == null ? null : indexes.get();
+                if (pi == null) {
+                    StructuralPages.ChunkTable t = StructuralPages.chunkTable(mb, firstBufs.get(0), dataSize);
+                    long[] starts = repIndex < 0 ? t.values() : rowStarts(resource, firstBufs.get(repIndex), t.size(), depth, numRows);
+                    boolean[] trailer = repIndex < 0 ? new boolean[t.size()] : trailers(firstBufs.get(repIndex), t.size(), depth);
+                    if (repIndex < 0 && sum(starts) != numRows) {
+                        throw new CorruptFileException(resource, at, "Mini-block chunks hold " + sum(starts) + " rows vs " + numRows);
+                    }
+                    long[] firstRow = new long[starts.length + 1];
+                    for (int c = 0; c < starts.length; c++) {
+                        firstRow[c + 1] = firstRow[c] + starts[c];
+                    }
+                    pi = new PageIndex(t, firstRow, trailer);
+                    if (indexes != null) {
+                        indexes.set(pi);
+                    }
                 }
-                runs = runs(resource, at, starts, trailer, rows);
+                StructuralPages.ChunkTable t = pi.table();
+                table = t;
+                runs = runsFrom(resource, at, pi.firstRow(), pi.trailer(), rows);
                 if (dataIndex >= 0) {
                     return List.of();
                 }
@@ -289,6 +311,12 @@ final class PartialPlans {
         for (int c = 0; c < n; c++) {
             firstRow[c + 1] = firstRow[c] + starts[c];
         }
+        return runsFrom(resource, at, firstRow, trailer, rows);
+    }
+
+    /** {@link #runs} from the chunks' first rows ({@code firstRow[c]}, {@code n + 1} entries). */
+    static List<Run> runsFrom(String resource, long at, long[] firstRow, boolean[] trailer, long[] rows) {
+        int n = firstRow.length - 1;
         List<Run> out = new ArrayList<>();
         int c = 0;
         int lastEnd = -1; // last chunk of the previous run
@@ -297,8 +325,13 @@ final class PartialPlans {
             if (r < 0 || r >= firstRow[n]) {
                 throw new CorruptFileException(resource, at, "Row " + r + " outside a page of " + firstRow[n] + " rows");
             }
-            while (firstRow[c + 1] <= r) {
-                c++;
+            if (firstRow[c + 1] <= r) {
+                // the chunk holding r: the last chunk starting at or before it (rows are ascending, so search ahead of c)
+                int i = java.util.Arrays.binarySearch(firstRow, c + 1, n + 1, r);
+                c = i >= 0 ? i : -i - 2;
+                while (c < n - 1 && firstRow[c + 1] <= r) {
+                    c++; // chunks without rows start where the next one does
+                }
             }
             if (c <= lastEnd) {
                 continue; // already in the current run
