@@ -88,11 +88,135 @@ final class TakeDecode {
             }
             return Codecs.fsstDecode(chunk, e.getFsst().getSymbolTable(), v);
         }
+        if (e.getCompressionCase() == CompressiveEncoding.CompressionCase.VARIABLE
+                && e.getVariable().getOffsets().getCompressionCase() == CompressiveEncoding.CompressionCase.FLAT) {
+            long ob = e.getVariable().getOffsets().getFlat().getBitsPerValue();
+            if (ob == 32 || ob == 64) {
+                return variable(Compressions.need(bufs, 0, chunk), (int) ob / 8, n, idx);
+            }
+        }
+        if (e.getCompressionCase() == CompressiveEncoding.CompressionCase.INLINE_BITPACKING && idx.length * 4 < n) {
+            int t = Compressions.typeBits(chunk, e.getInlineBitpacking().getUncompressedBitsPerValue());
+            Buf b = Compressions.need(bufs, 0, chunk);
+            if (n > 1024) {
+                throw b.corrupt(0, "Inline bit-packed chunk of " + n + " values (max 1024)");
+            }
+            int w = (int) b.uint(0, t / 8);
+            if (w > t) {
+                throw b.corrupt(0, "Impossible bit width " + w + " for " + t + "-bit values");
+            }
+            b.check(t / 8, 128L * w);
+            byte[] out = new byte[idx.length * (t / 8)];
+            java.lang.foreign.MemorySegment dst = java.lang.foreign.MemorySegment.ofArray(out);
+            for (int i = 0; i < idx.length; i++) {
+                long v = unpackOne(t, w, b.seg(), t / 8, idx[i]);
+                switch (t) {
+                    case 8 -> dst.set(java.lang.foreign.ValueLayout.JAVA_BYTE, i, (byte) v);
+                    case 16 -> dst.set(U16, 2L * i, (short) v);
+                    case 32 -> dst.set(U32, 4L * i, (int) v);
+                    default -> dst.set(U64, 8L * i, v);
+                }
+            }
+            return new Values.Fixed(out, t, idx.length);
+        }
+        if (e.getCompressionCase() == CompressiveEncoding.CompressionCase.FLAT) {
+            int bits = Compressions.checkBits(chunk, e.getFlat().getBitsPerValue());
+            if (bits % 8 == 0) {
+                return flat(Compressions.need(bufs, 0, chunk), bits, n, idx);
+            }
+        }
         Values all = Compressions.miniBlock(e, bufs, n, chunk);
         if (all.count() < n) {
             throw chunk.corrupt(0, "Chunk of " + n + " values decoded " + all.count());
         }
         return pick(all, idx, chunk);
+    }
+
+    private static final java.lang.foreign.ValueLayout.OfShort U16 =
+            java.lang.foreign.ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN);
+    private static final java.lang.foreign.ValueLayout.OfInt U32 =
+            java.lang.foreign.ValueLayout.JAVA_INT_UNALIGNED.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN);
+    private static final java.lang.foreign.ValueLayout.OfLong U64 =
+            java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN);
+    /** The FastLanes row order (a 3-bit reversal, its own inverse). */
+    private static final int[] FL_ORDER = {0, 4, 2, 6, 1, 5, 3, 7};
+
+    /**
+     * Value {@code index} of a FastLanes block of 1024 {@code t}-bit values packed at {@code w} bits from
+     * {@code pos}: output index {@code FL_ORDER[row / 8] * 16 + (row % 8) * 128 + lane} is read from word
+     * {@code lanes * (row * w / t) + lane} (and the next row of words when it spills), as the block unpack does.
+     */
+    static long unpackOne(int t, int w, java.lang.foreign.MemorySegment packed, long pos, int index) {
+        if (w == 0) {
+            return 0;
+        }
+        int lanes = 1024 / t;
+        int rem = index & 127;
+        int row = -1;
+        int lane = 0;
+        for (int hi = 0; hi < t / 8; hi++) {
+            int base = FL_ORDER[hi] * 16;
+            if (rem >= base && rem < base + lanes) {
+                row = hi * 8 + (index >>> 7);
+                lane = rem - base;
+                break;
+            }
+        }
+        if (row < 0) {
+            throw new IllegalArgumentException("index " + index + " of a " + t + "-bit block");
+        }
+        int bit = row * w;
+        int shift = bit % t;
+        long word = (long) lanes * (bit / t) + lane;
+        long lo = word(t, packed, pos, word) >>> shift;
+        if (shift + w > t) {
+            lo |= word(t, packed, pos, word + lanes) << (t - shift);
+        }
+        return w == 64 ? lo : lo & ((1L << w) - 1);
+    }
+
+    private static long word(int t, java.lang.foreign.MemorySegment packed, long pos, long i) {
+        return switch (t) {
+            case 8 -> packed.get(java.lang.foreign.ValueLayout.JAVA_BYTE, pos + i) & 0xFFL;
+            case 16 -> packed.get(U16, pos + 2 * i) & 0xFFFFL;
+            case 32 -> packed.get(U32, pos + 4 * i) & 0xFFFFFFFFL;
+            default -> packed.get(U64, pos + 8 * i);
+        };
+    }
+
+    /** Values {@code idx} of a variable-width chunk (offsets of {@code w} bytes, then the bytes): only those are read. */
+    private static Values.Var variable(Buf b, int w, int n, int[] idx) {
+        b.check(0, (long) (n + 1) * w);
+        long base = b.uint(0, w);
+        long[] off = new long[idx.length + 1];
+        long[] from = new long[idx.length];
+        for (int i = 0; i < idx.length; i++) {
+            long s = b.uint((long) idx[i] * w, w);
+            long e = b.uint((long) (idx[i] + 1) * w, w);
+            if (s < base || e < s || e > b.size()) {
+                throw b.corrupt((long) idx[i] * w, "Variable offsets [" + s + ", " + e + ") out of order or past the chunk of " + b.size());
+            }
+            from[i] = s;
+            off[i + 1] = off[i] + (e - s);
+        }
+        byte[] data = new byte[Math.toIntExact(off[idx.length])];
+        java.lang.foreign.MemorySegment dst = java.lang.foreign.MemorySegment.ofArray(data);
+        for (int i = 0; i < idx.length; i++) {
+            java.lang.foreign.MemorySegment.copy(b.seg(), from[i], dst, off[i], off[i + 1] - off[i]);
+        }
+        return new Values.Var(off, data);
+    }
+
+    /** Values {@code idx} of a flat chunk of {@code n} byte-aligned values. */
+    private static Values.Fixed flat(Buf b, int bits, int n, int[] idx) {
+        int bw = bits / 8;
+        b.check(0, (long) n * bw);
+        byte[] out = new byte[Math.multiplyExact(idx.length, bw)];
+        java.lang.foreign.MemorySegment dst = java.lang.foreign.MemorySegment.ofArray(out);
+        for (int i = 0; i < idx.length; i++) {
+            java.lang.foreign.MemorySegment.copy(b.seg(), (long) idx[i] * bw, dst, (long) i * bw, bw);
+        }
+        return new Values.Fixed(out, bits, idx.length);
     }
 
     /** Values {@code idx} of {@code v}. */
