@@ -87,12 +87,12 @@ final class PartialPlans {
 
     static PartialPage miniBlock(String resource, long at, MiniBlockLayout mb, ColumnMetadata.Page page, long[] rows, LeafKind kind,
                                  RepDef rd) {
-        return miniBlock(resource, at, mb, page, rows, kind, rd, null);
+        return miniBlock(resource, at, mb, page, rows, kind, rd, null, 0);
     }
 
-    /** {@code indexes} (may be null) holds the page's parsed {@link PageIndex} across takes. */
+    /** {@code indexes} (may be null) keeps the page's parsed {@link PageIndex} under {@code key} across takes. */
     static PartialPage miniBlock(String resource, long at, MiniBlockLayout mb, ColumnMetadata.Page page, long[] rows, LeafKind kind,
-                                 RepDef rd, java.util.concurrent.atomic.AtomicReference<PageIndex> indexes) {
+                                 RepDef rd, PageIndexes indexes, long key) {
         boolean dict = mb.hasDictionary();
         boolean rep = mb.hasRepCompression();
         int nBufs = page.getBufferOffsetsCount();
@@ -144,7 +144,7 @@ final class PartialPlans {
 
             @Override
             public List<long[]> secondReads(List<Buf> firstBufs) {
-                PageIndex pi = indexes == null ? null : indexes.get();
+                PageIndex pi = indexes == null ? null : indexes.get(key);
                 if (pi == null) {
                     StructuralPages.ChunkTable t = StructuralPages.chunkTable(mb, firstBufs.get(0), dataSize);
                     long[] starts = repIndex < 0 ? t.values() : rowStarts(resource, firstBufs.get(repIndex), t.size(), depth, numRows);
@@ -158,7 +158,7 @@ final class PartialPlans {
                     }
                     pi = new PageIndex(t, firstRow, trailer);
                     if (indexes != null) {
-                        indexes.set(pi);
+                        indexes.put(key, pi);
                     }
                 }
                 StructuralPages.ChunkTable t = pi.table();

@@ -214,7 +214,7 @@ public final class StructuralFieldReader implements FieldReader {
         }
         if (layout.hasMiniBlockLayout() && page.getBufferOffsetsCount() >= 2) {
             return PartialPlans.miniBlock(md.resource(), at, layout.getMiniBlockLayout(), page, rows, leaf.kind, rd,
-                    pageIndexes.computeIfAbsent(((long) ref.column() << 32) | ref.page(), k -> new java.util.concurrent.atomic.AtomicReference<>()));
+                    pageIndexes, ((long) ref.column() << 32) | ref.page());
         }
         if (layout.hasFullZipLayout() && page.getBufferOffsetsCount() >= 1) {
             return PartialPlans.fullZip(md.resource(), at, layout.getFullZipLayout(), page, rows, leaf.kind, rd);
@@ -226,8 +226,7 @@ public final class StructuralFieldReader implements FieldReader {
     static final long WHOLE_CONSTANT_BYTES = 1L << 20;
 
     /** Parsed chunk tables of mini-block pages taken before (see {@code PartialPlans.PageIndex}). */
-    private final java.util.Map<Long, java.util.concurrent.atomic.AtomicReference<PartialPlans.PageIndex>> pageIndexes =
-            new java.util.concurrent.ConcurrentHashMap<>();
+    private final PageIndexes pageIndexes = new PageIndexes();
 
     /** Parsed page layouts: a batch or take asks for the same pages many times. */
     private final java.util.Map<Long, PageLayout> layouts = new java.util.concurrent.ConcurrentHashMap<>();
