@@ -172,17 +172,6 @@ public final class StructuralFieldReader implements FieldReader {
     @Override
     public org.apache.arrow.vector.FieldVector assembleDirect(List<long[]> ranges, Function<PageRef, Object> pages,
                                                              org.apache.arrow.memory.BufferAllocator allocator) {
-        if (field.column() >= 0 && leaves.size() == 1 && TAKE_GATHER && !ranges.isEmpty()) {
-            Leaf t = leaves.get(0);
-            // a take (several ranges, or partially decoded pages): gathered straight into the vector's buffers
-            if (ranges.size() > 1 || pages.apply(new PageRef(t.column, firstPage(t, ranges.get(0)[0]))) instanceof SparseRows) {
-                org.apache.arrow.vector.FieldVector v = TakeGather.toVector(md.resource(), field.arrow(), t.pageStarts,
-                        p -> pages.apply(new PageRef(t.column, p)), ranges, allocator);
-                if (v != null) {
-                    return v;
-                }
-            }
-        }
         if (field.column() < 0 || ranges.size() != 1 || leaves.size() != 1) {
             return null;
         }
@@ -193,8 +182,6 @@ public final class StructuralFieldReader implements FieldReader {
         return DirectAssembler.toVector(field.arrow(), l.pageStarts, p -> pages.apply(new PageRef(l.column, p)), from, to, allocator);
     }
 
-    /** Takes of top-level leaves gathered straight into Arrow buffers ({@link TakeGather}); {@code -Djavelin.take.gather=false} turns it off. */
-    static volatile boolean TAKE_GATHER = !"false".equals(System.getProperty("javelin.take.gather"));
 
     /** Rows of a page decoded partially: {@code rows[i]} (page-local) is row i of {@code page}. */
     record SparseRows(long[] rows, LeafPage page) {
@@ -221,6 +208,21 @@ public final class StructuralFieldReader implements FieldReader {
         }
         return null;
     }
+
+    /** A take of a top-level leaf without repetition: gathered straight into the vector's buffers ({@link TakeGather}). */
+    @Override
+    public org.apache.arrow.vector.FieldVector assembleTake(List<long[]> ranges, Function<PageRef, Object> pages,
+                                                           org.apache.arrow.memory.BufferAllocator allocator) {
+        if (field.column() < 0 || leaves.size() != 1 || !TAKE_GATHER || ranges.isEmpty()) {
+            return null;
+        }
+        Leaf t = leaves.get(0);
+        return TakeGather.toVector(md.resource(), field.arrow(), t.pageStarts, p -> pages.apply(new PageRef(t.column, p)), ranges,
+                allocator);
+    }
+
+    /** Takes of top-level leaves gathered straight into Arrow buffers ({@link TakeGather}); {@code -Djavelin.take.gather=false} turns it off. */
+    static volatile boolean TAKE_GATHER = !"false".equals(System.getProperty("javelin.take.gather"));
 
     /** Constant pages up to this size are planned (read with a take's first round); larger ones are loaded whole apart. */
     static final long WHOLE_CONSTANT_BYTES = 1L << 20;
