@@ -44,6 +44,15 @@ public interface FieldReader {
     }
 
     /**
+     * The vector of a take's {@code ranges} (rows in request order) gathered straight into Arrow buffers from
+     * the take's decoded pages, or null when the general path must assemble it.
+     */
+    default org.apache.arrow.vector.FieldVector assembleTake(List<long[]> ranges, Function<PageRef, Object> pages,
+                                                            org.apache.arrow.memory.BufferAllocator allocator) {
+        return null;
+    }
+
+    /**
      * A minimal-I/O plan to read only {@code rows} (sorted, distinct, page-local) of a page, or null
      * when the page must be read whole.
      */

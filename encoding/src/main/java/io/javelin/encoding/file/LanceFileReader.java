@@ -353,7 +353,11 @@ public final class LanceFileReader implements AutoCloseable {
                     try {
                         for (int f = 0; f < fields.size(); f++) {
                             FieldReader fr = readers.get(f);
-                            FieldVector direct = guard(metadata.resource(), -1, () -> fr.assembleDirect(ranges, cache, allocator));
+                            FieldVector direct = partial ? guard(metadata.resource(), -1, () -> fr.assembleTake(ranges, cache, allocator))
+                                    : null;
+                            if (direct == null) {
+                                direct = guard(metadata.resource(), -1, () -> fr.assembleDirect(ranges, cache, allocator));
+                            }
                             if (direct != null) {
                                 vectors.add(direct);
                                 continue;

@@ -28,6 +28,48 @@ final class PartialPlans {
     /** Full-zip repetition indexes up to this size are read whole (and cached); larger ones entry by entry. */
     static final long WHOLE_INDEX_BYTES = 64 * 1024;
 
+    /**
+     * Pages of at most this many bytes are read whole in the first round (batched with the other pages' chunk
+     * tables and cached with them): one round instead of two, and no I/O when taken again.
+     * {@code -Djavelin.take.smallPageBytes=0} turns it off.
+     */
+    static final long SMALL_PAGE_BYTES = Long.getLong("javelin.take.smallPageBytes", 4096);
+
+    static long pageBytes(ColumnMetadata.Page page) {
+        long n = 0;
+        for (int b = 0; b < page.getBufferSizesCount(); b++) {
+            n += page.getBufferSizes(b);
+        }
+        return n;
+    }
+
+    /**
+     * A page read whole in the first round and decoded by {@code decode} (constant and all-null pages: nothing
+     * to narrow); its buffers are cached with the other first rounds.
+     */
+    static PartialPage whole(ColumnMetadata.Page page, java.util.function.Function<List<Buf>, Object> decode) {
+        List<long[]> first = new ArrayList<>();
+        for (int b = 0; b < page.getBufferOffsetsCount() && b < page.getBufferSizesCount(); b++) {
+            first.add(new long[] {page.getBufferOffsets(b), page.getBufferSizes(b)});
+        }
+        return new PartialPage() {
+            @Override
+            public List<long[]> firstReads() {
+                return first;
+            }
+
+            @Override
+            public List<long[]> secondReads(List<Buf> firstBufs) {
+                return List.of();
+            }
+
+            @Override
+            public Object decode(List<Buf> firstBufs, List<Buf> second) {
+                return decode.apply(firstBufs);
+            }
+        };
+    }
+
     /** A run of consecutive chunks decoded together: rows {@code [firstRow, firstRow + rows)} start in it. */
     private record Run(int firstChunk, int lastChunk, long firstRow, long rows) {
     }
@@ -39,8 +81,18 @@ final class PartialPlans {
      * the repetition index (last buffer) says how many rows start in each chunk and whether its last row
      * continues into the next chunk.
      */
+    /** What a take needs of a mini-block page's first round, parsed once per page and kept by the field reader. */
+    record PageIndex(StructuralPages.ChunkTable table, long[] firstRow, boolean[] trailer) {
+    }
+
     static PartialPage miniBlock(String resource, long at, MiniBlockLayout mb, ColumnMetadata.Page page, long[] rows, LeafKind kind,
                                  RepDef rd) {
+        return miniBlock(resource, at, mb, page, rows, kind, rd, null, 0);
+    }
+
+    /** {@code indexes} (may be null) keeps the page's parsed {@link PageIndex} under {@code key} across takes. */
+    static PartialPage miniBlock(String resource, long at, MiniBlockLayout mb, ColumnMetadata.Page page, long[] rows, LeafKind kind,
+                                 RepDef rd, PageIndexes indexes, long key) {
         boolean dict = mb.hasDictionary();
         boolean rep = mb.hasRepCompression();
         int nBufs = page.getBufferOffsetsCount();
@@ -72,10 +124,18 @@ final class PartialPlans {
             repAt = first.size();
             first.add(new long[] {page.getBufferOffsets(nBufs - 1), page.getBufferSizes(nBufs - 1)});
         }
+        // a small page's chunks come with its first round (one round, cached with it) instead of a second round
+        int inlineAt = -1;
+        if (pageBytes(page) <= SMALL_PAGE_BYTES) {
+            inlineAt = first.size();
+            first.add(new long[] {dataPos, dataSize});
+        }
         int dictIndex = dictAt;
         int repIndex = repAt;
+        int dataIndex = inlineAt;
         return new PartialPage() {
             List<Run> runs;
+            StructuralPages.ChunkTable table;
 
             @Override
             public List<long[]> firstReads() {
@@ -84,13 +144,29 @@ final class PartialPlans {
 
             @Override
             public List<long[]> secondReads(List<Buf> firstBufs) {
-                StructuralPages.ChunkTable t = StructuralPages.chunkTable(mb, firstBufs.get(0), dataSize);
-                long[] starts = repIndex < 0 ? t.values() : rowStarts(resource, firstBufs.get(repIndex), t.size(), depth, numRows);
-                boolean[] trailer = repIndex < 0 ? new boolean[t.size()] : trailers(firstBufs.get(repIndex), t.size(), depth);
-                if (repIndex < 0 && sum(starts) != numRows) {
-                    throw new CorruptFileException(resource, at, "Mini-block chunks hold " + sum(starts) + " rows vs " + numRows);
+                PageIndex pi = indexes == null ? null : indexes.get(key);
+                if (pi == null) {
+                    StructuralPages.ChunkTable t = StructuralPages.chunkTable(mb, firstBufs.get(0), dataSize);
+                    long[] starts = repIndex < 0 ? t.values() : rowStarts(resource, firstBufs.get(repIndex), t.size(), depth, numRows);
+                    boolean[] trailer = repIndex < 0 ? new boolean[t.size()] : trailers(firstBufs.get(repIndex), t.size(), depth);
+                    if (repIndex < 0 && sum(starts) != numRows) {
+                        throw new CorruptFileException(resource, at, "Mini-block chunks hold " + sum(starts) + " rows vs " + numRows);
+                    }
+                    long[] firstRow = new long[starts.length + 1];
+                    for (int c = 0; c < starts.length; c++) {
+                        firstRow[c + 1] = firstRow[c] + starts[c];
+                    }
+                    pi = new PageIndex(t, firstRow, trailer);
+                    if (indexes != null) {
+                        indexes.put(key, pi);
+                    }
                 }
-                runs = runs(resource, at, starts, trailer, rows);
+                StructuralPages.ChunkTable t = pi.table();
+                table = t;
+                runs = runsFrom(resource, at, pi.firstRow(), pi.trailer(), rows);
+                if (dataIndex >= 0) {
+                    return List.of();
+                }
                 List<long[]> reads = new ArrayList<>();
                 for (Run r : runs) {
                     long from = t.offset()[r.firstChunk()];
@@ -100,17 +176,52 @@ final class PartialPlans {
                 return reads;
             }
 
+            /** The bytes of run k: its second-round read, or its slice of the page data read in the first round. */
+            private Buf runBytes(List<Buf> firstBufs, List<Buf> second, StructuralPages.ChunkTable t, Run r, int k) {
+                if (dataIndex < 0) {
+                    return second.get(k);
+                }
+                long from = t.offset()[r.firstChunk()];
+                long to = t.offset()[r.lastChunk()] + t.bytes()[r.lastChunk()];
+                return firstBufs.get(dataIndex).slice(from, to - from);
+            }
+
             @Override
             public Object decode(List<Buf> firstBufs, List<Buf> second) {
-                StructuralPages.ChunkTable t = StructuralPages.chunkTable(mb, firstBufs.get(0), dataSize);
+                StructuralPages.ChunkTable t = table != null ? table : StructuralPages.chunkTable(mb, firstBufs.get(0), dataSize);
                 Values dictionary = dict ? StructuralPages.dictionary(mb, firstBufs.get(dictIndex)) : null;
+                if (repIndex < 0 && TakeDecode.supports(mb, kind)) {
+                    // one level per row: only the taken rows are decoded
+                    int nc = 0;
+                    for (Run r : runs) {
+                        nc += r.lastChunk() - r.firstChunk() + 1;
+                    }
+                    List<Buf> chunks = new ArrayList<>(nc);
+                    long[] counts = new long[nc];
+                    long[] firstRows = new long[nc];
+                    int k = 0;
+                    for (int ri = 0; ri < runs.size(); ri++) {
+                        Run r = runs.get(ri);
+                        Buf bytes = runBytes(firstBufs, second, t, r, ri);
+                        long base = t.offset()[r.firstChunk()];
+                        long row = r.firstRow();
+                        for (int c = r.firstChunk(); c <= r.lastChunk(); c++, k++) {
+                            chunks.add(bytes.slice(t.offset()[c] - base, t.bytes()[c]));
+                            counts[k] = t.values()[c];
+                            firstRows[k] = row;
+                            row += t.values()[c];
+                        }
+                    }
+                    return new StructuralFieldReader.SparseRows(rows.clone(),
+                            TakeDecode.pick(resource, at, mb, chunks, counts, firstRows, dictionary, rows, kind, rd));
+                }
                 List<LeafPage> parts = new ArrayList<>();
                 long total = 0;
                 List<Buf> chunks = new ArrayList<>();
                 List<Long> counts = new ArrayList<>();
                 for (int k = 0; k < runs.size(); k++) {
                     Run r = runs.get(k);
-                    Buf bytes = second.get(k);
+                    Buf bytes = runBytes(firstBufs, second, t, r, k);
                     long base = t.offset()[r.firstChunk()];
                     for (int c = r.firstChunk(); c <= r.lastChunk(); c++) {
                         chunks.add(bytes.slice(t.offset()[c] - base, t.bytes()[c]));
@@ -200,6 +311,12 @@ final class PartialPlans {
         for (int c = 0; c < n; c++) {
             firstRow[c + 1] = firstRow[c] + starts[c];
         }
+        return runsFrom(resource, at, firstRow, trailer, rows);
+    }
+
+    /** {@link #runs} from the chunks' first rows ({@code firstRow[c]}, {@code n + 1} entries). */
+    static List<Run> runsFrom(String resource, long at, long[] firstRow, boolean[] trailer, long[] rows) {
+        int n = firstRow.length - 1;
         List<Run> out = new ArrayList<>();
         int c = 0;
         int lastEnd = -1; // last chunk of the previous run
@@ -208,8 +325,13 @@ final class PartialPlans {
             if (r < 0 || r >= firstRow[n]) {
                 throw new CorruptFileException(resource, at, "Row " + r + " outside a page of " + firstRow[n] + " rows");
             }
-            while (firstRow[c + 1] <= r) {
-                c++;
+            if (firstRow[c + 1] <= r) {
+                // the chunk holding r: the last chunk starting at or before it (rows are ascending, so search ahead of c)
+                int i = java.util.Arrays.binarySearch(firstRow, c + 1, n + 1, r);
+                c = i >= 0 ? i : -i - 2;
+                while (c < n - 1 && firstRow[c + 1] <= r) {
+                    c++; // chunks without rows start where the next one does
+                }
             }
             if (c <= lastEnd) {
                 continue; // already in the current run

@@ -182,6 +182,7 @@ public final class StructuralFieldReader implements FieldReader {
         return DirectAssembler.toVector(field.arrow(), l.pageStarts, p -> pages.apply(new PageRef(l.column, p)), from, to, allocator);
     }
 
+
     /** Rows of a page decoded partially: {@code rows[i]} (page-local) is row i of {@code page}. */
     record SparseRows(long[] rows, LeafPage page) {
     }
@@ -193,14 +194,41 @@ public final class StructuralFieldReader implements FieldReader {
         PageLayout layout = layout(ref.column(), ref.page());
         Leaf leaf = leafOf(ref.column());
         RepDef rd = new RepDef(md.resource(), at, StructuralPages.layers(layout));
+        if (layout.hasConstantLayout() && PartialPlans.pageBytes(page) <= WHOLE_CONSTANT_BYTES) {
+            // constant / all-null: read whole with the first round (one take pipeline, cached), decoded on the heap
+            return PartialPlans.whole(page, bufs -> StructuralPages.decode(md.resource(), at, layout, bufs, page.getLength(), leaf.kind,
+                    md.fileSize()));
+        }
         if (layout.hasMiniBlockLayout() && page.getBufferOffsetsCount() >= 2) {
-            return PartialPlans.miniBlock(md.resource(), at, layout.getMiniBlockLayout(), page, rows, leaf.kind, rd);
+            return PartialPlans.miniBlock(md.resource(), at, layout.getMiniBlockLayout(), page, rows, leaf.kind, rd,
+                    pageIndexes, ((long) ref.column() << 32) | ref.page());
         }
         if (layout.hasFullZipLayout() && page.getBufferOffsetsCount() >= 1) {
             return PartialPlans.fullZip(md.resource(), at, layout.getFullZipLayout(), page, rows, leaf.kind, rd);
         }
         return null;
     }
+
+    /** A take of a top-level leaf without repetition: gathered straight into the vector's buffers ({@link TakeGather}). */
+    @Override
+    public org.apache.arrow.vector.FieldVector assembleTake(List<long[]> ranges, Function<PageRef, Object> pages,
+                                                           org.apache.arrow.memory.BufferAllocator allocator) {
+        if (field.column() < 0 || leaves.size() != 1 || !TAKE_GATHER || ranges.isEmpty()) {
+            return null;
+        }
+        Leaf t = leaves.get(0);
+        return TakeGather.toVector(md.resource(), field.arrow(), t.pageStarts, p -> pages.apply(new PageRef(t.column, p)), ranges,
+                allocator);
+    }
+
+    /** Takes of top-level leaves gathered straight into Arrow buffers ({@link TakeGather}); {@code -Djavelin.take.gather=false} turns it off. */
+    static volatile boolean TAKE_GATHER = !"false".equals(System.getProperty("javelin.take.gather"));
+
+    /** Constant pages up to this size are planned (read with a take's first round); larger ones are loaded whole apart. */
+    static final long WHOLE_CONSTANT_BYTES = 1L << 20;
+
+    /** Parsed chunk tables of mini-block pages taken before (see {@code PartialPlans.PageIndex}). */
+    private final PageIndexes pageIndexes = new PageIndexes();
 
     /** Parsed page layouts: a batch or take asks for the same pages many times. */
     private final java.util.Map<Long, PageLayout> layouts = new java.util.concurrent.ConcurrentHashMap<>();

@@ -53,6 +53,8 @@ import reactor.test.StepVerifier;
 class ListTakeTest {
 
     static final int ROWS = 3000;
+    /** Mini-block pages up to this size are read whole with a take's first round (v21.PartialPlans). */
+    static final long SMALL_PAGE_BYTES = Long.getLong("javelin.take.smallPageBytes", 4096);
 
     @TempDir
     Path dir;
@@ -410,6 +412,16 @@ class ListTakeTest {
                     try (VectorSchemaRoot t = r.take(new long[] {row}, List.of(col), a).block()) {
                         int c = md.fields().stream().map(LanceField::name).toList().indexOf(col);
                         assertThat(rows(t)).isEqualTo(List.of(List.of(full.get((int) row).get(c))));
+                    }
+                    long pageBytes = page.getBufferSizesList().stream().mapToLong(Long::longValue).sum();
+                    if (!fullZip && pageBytes <= SMALL_PAGE_BYTES) {
+                        // a small page comes whole with the first round, and from the cache when taken again
+                        assertThat(src.requests.size() - opened).as("%s row %d: one round for a small page", col, row).isEqualTo(1);
+                        int before = src.requests.size();
+                        r.take(new long[] {row}, List.of(col), a).block().close();
+                        assertThat(src.requests.size() - before).as("%s: small page cached", col).isZero();
+                        r.close();
+                        continue;
                     }
                     assertThat(src.requests.size() - opened).as("%s row %d: first round + second round", col, row).isEqualTo(2);
                     assertThat(src.bytes(opened + 1)).as("%s row %d: second round bytes", col, row).isEqualTo(expected);

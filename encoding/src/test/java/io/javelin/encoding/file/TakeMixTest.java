@@ -1,0 +1,149 @@
+package io.javelin.encoding.file;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.javelin.encoding.io.ObjectStoreSource;
+import io.javelin.encoding.writer.LanceFileVersion;
+import io.javelin.encoding.writer.LanceFileWriter;
+import io.javelin.encoding.writer.WriteOptions;
+import io.javelin.objectstore.local.LocalObjectStore;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.IntVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.FieldType;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+/**
+ * Takes that mix pages read whole (all-null constant pages) with partially read mini-block and full-zip
+ * pages, in 2.1 and 2.2 files, many at once: every take completes (bounded wait) with the written rows.
+ */
+@org.junit.jupiter.api.Timeout(value = 3, unit = java.util.concurrent.TimeUnit.MINUTES)
+class TakeMixTest {
+
+    static final int ROUNDS = Integer.getInteger("javelin.test.takeMixRounds", 30);
+
+    @TempDir
+    Path dir;
+
+    static final Schema SCHEMA = new Schema(List.of(
+            new Field("z", FieldType.nullable(new ArrowType.Int(32, true)), null), // all null: a constant page
+            new Field("i", FieldType.nullable(new ArrowType.Int(32, true)), null),
+            new Field("l", FieldType.notNullable(new ArrowType.Int(64, true)), null),
+            new Field("d", FieldType.nullable(new ArrowType.FloatingPoint(org.apache.arrow.vector.types.FloatingPointPrecision.DOUBLE)), null),
+            new Field("s", FieldType.nullable(ArrowType.Utf8.INSTANCE), null),
+            new Field("c", FieldType.nullable(ArrowType.Utf8.INSTANCE), null),
+            NativeDecodeScanTest.SCHEMA.getFields().get(5),
+            NativeDecodeScanTest.SCHEMA.getFields().get(6)));
+
+    static VectorSchemaRoot batch(BufferAllocator a, long start, int n) {
+        VectorSchemaRoot r = VectorSchemaRoot.create(SCHEMA, a);
+        try (VectorSchemaRoot src = NativeDecodeScanTest.batch(a, start, n)) {
+            ((IntVector) r.getVector(0)).allocateNew(n);
+            r.getVector(0).setValueCount(n);
+            for (int c = 0; c < 7; c++) {
+                src.getVector(c).makeTransferPair(r.getVector(c + 1)).transfer();
+            }
+        }
+        r.setRowCount(n);
+        return r;
+    }
+
+    @ParameterizedTest
+    @org.junit.jupiter.params.provider.CsvSource({"V2_1,false", "V2_2,false", "V2_1,true", "V2_2,true"})
+    void takesOverWholeAndPartialPagesComplete(String v, boolean nativeDecode) throws Exception {
+        boolean was = io.javelin.encoding.v21.StructuralFieldReader.NATIVE;
+        io.javelin.encoding.v21.StructuralFieldReader.NATIVE = nativeDecode;
+        try {
+            run(LanceFileVersion.valueOf(v));
+        } finally {
+            io.javelin.encoding.v21.StructuralFieldReader.NATIVE = was;
+        }
+    }
+
+    /**
+     * Constant (all-null) and small mini-block pages come whole with the take's first round, large pages' chunk
+     * tables with them: a cold take is two requests, a repeated one only the large pages' chunks, and a take of
+     * only small/constant pages is one request, then none.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"V2_1", "V2_2"})
+    void smallAndConstantPagesComeWithTheFirstRound(String v) throws Exception {
+        try (BufferAllocator a = new RootAllocator(); LocalObjectStore store = new LocalObjectStore(dir, 2)) {
+            Flux<VectorSchemaRoot> in = Flux.range(0, 3).concatMap(b -> Mono.using(() -> batch(a, b * 1000L, 1000), Mono::just,
+                    VectorSchemaRoot::close, false), 1);
+            LanceFileWriter.write(in, SCHEMA, store, "c.lance", WriteOptions.of(LanceFileVersion.valueOf(v))).block(Duration.ofMinutes(1));
+            byte[] bytes = java.nio.file.Files.readAllBytes(dir.resolve("c.lance"));
+            ListTakeTest.Counting src = new ListTakeTest.Counting(bytes);
+            try (LanceFileReader r = LanceFileReader.open(src).block()) {
+                var md = r.metadata();
+                assertThat(PageEncodings.pageLayout("c", 0, md.columns().get(0).getPages(0).getEncoding()).hasConstantLayout()).isTrue();
+                long sBytes = md.columns().get(4).getPages(0).getBufferSizesList().stream().mapToLong(Long::longValue).sum();
+                assertThat(sBytes).as("s pages are large").isGreaterThan(ListTakeTest.SMALL_PAGE_BYTES);
+                long[] idx = {2999, 5, 1500, 5};
+                int opened = src.requests.size();
+                try (VectorSchemaRoot t = r.take(idx, List.of("z", "s"), a).block(Duration.ofSeconds(30))) {
+                    assertThat(t.getRowCount()).isEqualTo(4);
+                    assertThat(t.getVector("z").getNullCount()).isEqualTo(4);
+                    assertThat(t.getVector("s").getObject(1).toString()).isEqualTo(NativeDecodeScanTest.s(5));
+                }
+                assertThat(src.requests.size() - opened).as("first round (with the constant page) + chunks").isEqualTo(2);
+                int before = src.requests.size();
+                r.take(idx, List.of("z", "s"), a).block(Duration.ofSeconds(30)).close();
+                assertThat(src.requests.size() - before).as("repeated: only the chunks").isEqualTo(1);
+                before = src.requests.size();
+                r.take(idx, List.of("z"), a).block(Duration.ofSeconds(30)).close();
+                assertThat(src.requests.size() - before).as("constant page cached").isZero();
+            }
+            assertThat(a.getAllocatedMemory()).isZero();
+        }
+    }
+
+    private void run(LanceFileVersion version) throws Exception {
+        int total = 9000;
+        try (BufferAllocator a = new RootAllocator(); LocalObjectStore store = new LocalObjectStore(dir, 2)) {
+            Flux<VectorSchemaRoot> in = Flux.range(0, 9).concatMap(b -> Mono.using(() -> batch(a, b * 1000L, 1000), Mono::just,
+                    VectorSchemaRoot::close, false), 1);
+            LanceFileWriter.write(in, SCHEMA, store, "m.lance", WriteOptions.of(version).withPageSize(16 * 1024))
+                    .block(Duration.ofMinutes(1));
+            try (LanceFileReader r = LanceFileReader.open(new ObjectStoreSource(store, "m.lance")).block()) {
+                assertThat(r.metadata().columns().get(0).getPages(0).getEncoding().toString()).isNotEmpty();
+                SplittableRandom rnd = new SplittableRandom(7);
+                for (int round = 0; round < ROUNDS; round++) {
+                    long[][] takes = new long[8][];
+                    for (int t = 0; t < takes.length; t++) {
+                        takes[t] = rnd.longs(1 + rnd.nextInt(50), 0, total).toArray();
+                    }
+                    List<Integer> ok = Flux.range(0, takes.length)
+                            .flatMap(t -> r.take(takes[t], null, a).map(root -> {
+                                try (root) {
+                                    for (int k = 0; k < takes[t].length; k++) {
+                                        assertThat(root.getVector(0).isNull(k)).isTrue();
+                                        try (VectorSchemaRoot one = root.slice(k, 1);
+                                             VectorSchemaRoot rest = new VectorSchemaRoot(one.getFieldVectors().subList(1, 8))) {
+                                            NativeDecodeScanTest.check(rest, takes[t][k]);
+                                        }
+                                    }
+                                    return t;
+                                }
+                            }), 4)
+                            .collectList()
+                            .block(Duration.ofSeconds(30));
+                    assertThat(ok).hasSize(takes.length);
+                }
+            }
+            assertThat(a.getAllocatedMemory()).isZero();
+        }
+    }
+}
