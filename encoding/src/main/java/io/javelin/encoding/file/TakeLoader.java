@@ -32,8 +32,14 @@ final class TakeLoader {
      * repetition indexes more); a filtered scan's takes and repeated takes read each page's metadata once.
      */
     static final long CACHE_BYTES = 16L << 20;
-    /** A second round larger than this is split into several requests (the scheduler's byte budget admits each). */
-    static final long MAX_REQUEST_BYTES = 64L << 20;
+    /**
+     * A second round larger than this is split into several requests, read one after the other: each is small
+     * enough for the scheduler to hand to a store as one batch of reads (a local store: one blocking task, not one
+     * per row), and the scheduler's byte budget admits each. (Reading them concurrently with flatMapSequential
+     * left read buffers unreleased when the take was cancelled: TakeMixTest.)
+     */
+    static final long MAX_REQUEST_BYTES = 1L << 20;
+
 
     private final LanceFileMetadata md;
     private final RandomAccessSource source;

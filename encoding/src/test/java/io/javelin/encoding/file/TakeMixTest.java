@@ -110,6 +110,63 @@ class TakeMixTest {
         }
     }
 
+    /**
+     * A second round above {@link TakeLoader#MAX_REQUEST_BYTES} (300 rows of 8 KiB values) goes out as several
+     * requests read concurrently; the rows come back in order, and a take cancelled while they are in flight
+     * releases every buffer.
+     */
+    @org.junit.jupiter.api.Test
+    void largeSecondRoundsSplitIntoSeveralRequests() throws Exception {
+        Schema schema = new Schema(List.of(new Field("id", FieldType.notNullable(new ArrowType.Int(64, true)), null),
+                new Field("blob", new FieldType(false, ArrowType.Binary.INSTANCE, null, NativeDecodeScanTest.FULL_ZIP), null)));
+        int total = 2000;
+        try (BufferAllocator a = new RootAllocator(); LocalObjectStore store = new LocalObjectStore(dir, 2)) {
+            Flux<VectorSchemaRoot> in = Flux.range(0, 4).concatMap(b -> Mono.using(() -> {
+                VectorSchemaRoot r = VectorSchemaRoot.create(schema, a);
+                r.allocateNew();
+                for (int k = 0; k < 500; k++) {
+                    long row = b * 500L + k;
+                    ((org.apache.arrow.vector.BigIntVector) r.getVector(0)).setSafe(k, row);
+                    byte[] v = new byte[8192];
+                    new SplittableRandom(row).nextBytes(v);
+                    ((org.apache.arrow.vector.VarBinaryVector) r.getVector(1)).setSafe(k, v);
+                }
+                r.setRowCount(500);
+                return r;
+            }, Mono::just, VectorSchemaRoot::close, false), 1);
+            LanceFileWriter.write(in, schema, store, "big.lance", WriteOptions.of(LanceFileVersion.V2_1)).block(Duration.ofMinutes(1));
+            byte[] bytes = java.nio.file.Files.readAllBytes(dir.resolve("big.lance"));
+            ListTakeTest.Counting src = new ListTakeTest.Counting(bytes);
+            long[] idx = new SplittableRandom(3).longs(300, 0, total).toArray();
+            try (LanceFileReader r = LanceFileReader.open(src).block()) {
+                r.take(idx, null, a).block(Duration.ofSeconds(30)).close(); // first rounds cached
+                int before = src.requests.size();
+                try (VectorSchemaRoot t = r.take(idx, null, a).block(Duration.ofSeconds(30))) {
+                    for (int k = 0; k < idx.length; k++) {
+                        byte[] want = new byte[8192];
+                        new SplittableRandom(idx[k]).nextBytes(want);
+                        assertThat(((org.apache.arrow.vector.BigIntVector) t.getVector(0)).get(k)).isEqualTo(idx[k]);
+                        assertThat(((org.apache.arrow.vector.VarBinaryVector) t.getVector(1)).get(k)).isEqualTo(want);
+                    }
+                }
+                assertThat(src.requests.size() - before).as("a 2.4 MB second round").isGreaterThanOrEqualTo(3);
+            }
+            try (LanceFileReader r = LanceFileReader.open(new ObjectStoreSource(store, "big.lance")).block()) {
+                for (int i = 0; i < 20; i++) {
+                    reactor.core.Disposable d = r.take(idx, null, a).subscribe(VectorSchemaRoot::close);
+                    Thread.sleep(i % 4);
+                    d.dispose();
+                }
+                r.take(idx, null, a).block(Duration.ofSeconds(30)).close();
+            }
+            long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+            while (a.getAllocatedMemory() != 0 && System.nanoTime() < deadline) {
+                Thread.sleep(10); // cancelled decodes still running let go of their vectors when they finish
+            }
+            assertThat(a.getAllocatedMemory()).isZero();
+        }
+    }
+
     private void run(LanceFileVersion version) throws Exception {
         int total = 9000;
         try (BufferAllocator a = new RootAllocator(); LocalObjectStore store = new LocalObjectStore(dir, 2)) {
