@@ -31,13 +31,18 @@ public final class DirectPage implements AutoCloseable {
     private final MemorySegment validity;
     private final SharedMemory memory;
     private final AtomicBoolean closed = new AtomicBoolean();
+    /** Validity of the enclosing struct layers (index = rep/def layer, 0 unused; null entry = all valid). */
+    private MemorySegment[] outer = new MemorySegment[1];
+    /** Per layer, the definition level that makes it null (for rebuilding levels on the general path). */
+    private int[] nullDef = {1};
 
     private DirectPage(int count, int bitsPerValue, int itemsPerValue, MemorySegment offsets, MemorySegment data,
                        MemorySegment validity, SharedMemory memory) {
         if (!data.isNative() || offsets != null && !offsets.isNative() || validity != null && !validity.isNative()) {
             throw new IllegalArgumentException("direct pages need native memory");
         }
-        if (offsets != null && offsets.byteSize() < 8L * (count + 1) || validity != null && validity.byteSize() < Bits.bytesFor(count)) {
+        if (offsets != null && offsets.byteSize() < 8L * (count + 1) || validity != null && validity.byteSize() < Bits.bytesFor(count)
+                || bitsPerValue == 1 && data.byteSize() < Bits.bytesFor(count)) {
             throw new IllegalArgumentException("offsets or validity too short for " + count + " values");
         }
         this.count = count;
@@ -67,6 +72,55 @@ public final class DirectPage implements AutoCloseable {
     }
 
     /**
+     * {@code count} booleans as an LSB-first bitmap ({@code data}, bits past {@code count} clear) with a
+     * validity bitmap (null = all valid); takes a reference on {@code memory}.
+     */
+    public static DirectPage bits(int count, MemorySegment data, MemorySegment validity, SharedMemory memory) {
+        return new DirectPage(count, 1, 1, null, data, validity, memory.retain());
+    }
+
+    /**
+     * Adds the validity of the struct layers around the leaf (a page of a leaf inside structs without lists):
+     * {@code layers[k]} is the bitmap of rep/def layer k (k >= 1, 0 = this page's own validity, ignored; null =
+     * every row valid), {@code nullDef[k]} the definition level at which layer k becomes null. The bitmaps must
+     * lie in this page's memory. Called by the decoder before the page is published.
+     */
+    public DirectPage withLayers(MemorySegment[] layers, int[] nullDef) {
+        if (layers.length != nullDef.length || layers.length < 1) {
+            throw new IllegalArgumentException("layers and levels disagree");
+        }
+        for (int k = 1; k < layers.length; k++) {
+            if (layers[k] != null && (!layers[k].isNative() || layers[k].byteSize() < Bits.bytesFor(count))) {
+                throw new IllegalArgumentException("layer " + k + " validity too short for " + count + " rows");
+            }
+        }
+        this.outer = layers.clone();
+        this.nullDef = nullDef.clone();
+        return this;
+    }
+
+    /** Rep/def layers this page carries validity for (1 for a top-level leaf). */
+    public int numLayers() {
+        return outer.length;
+    }
+
+    /** Validity of rep/def layer {@code k} (0 = the values' own), or null when every row is valid there. */
+    public MemorySegment layerValidity(int k) {
+        return k == 0 ? validity : outer[k];
+    }
+
+    /** Nulls of layer {@code k} among rows {@code [from, to)}. */
+    public long nullCount(int k, int from, int to) {
+        MemorySegment v = layerValidity(k);
+        return v == null || to <= from ? 0 : (to - from) - Kernels.get().countSetBits(v, from, to - from);
+    }
+
+    /** True for a page of booleans (an LSB-first bitmap of values). */
+    public boolean bitmap() {
+        return bitsPerValue == 1;
+    }
+
+    /**
      * Variable-width values: {@code offsets} ({@code count + 1} native little-endian int64, from 0) into
      * {@code data}; validity may be null; takes a reference on {@code memory}.
      */
@@ -80,18 +134,24 @@ public final class DirectPage implements AutoCloseable {
      * (heap, LSB first, null = all valid) is copied too.
      */
     public static DirectPage copyOf(Values v, byte[] validity, String label) {
+        return copyOf(v, new byte[][] {validity}, new int[] {1}, label);
+    }
+
+    /**
+     * As {@link #copyOf(Values, byte[], String)} for a leaf inside structs: {@code layers[k]} is the heap
+     * validity of rep/def layer k (0 = the values', null = all valid), {@code nullDef[k]} its null level.
+     */
+    public static DirectPage copyOf(Values v, byte[][] layers, int[] nullDef, String label) {
         int n = v.count();
         NativeBuffers bufs = new NativeBuffers(label);
         try {
-            MemorySegment valid = null;
-            if (validity != null) {
-                valid = bufs.allocate(Bits.bytesFor(n));
-                MemorySegment.copy(MemorySegment.ofArray(validity), 0, valid, 0, valid.byteSize());
-                if ((n & 7) != 0) { // bits past the count stay clear: a batch ending at the page's end wraps this byte
-                    long last = valid.byteSize() - 1;
-                    valid.set(ValueLayout.JAVA_BYTE, last, (byte) (valid.get(ValueLayout.JAVA_BYTE, last) & ((1 << (n & 7)) - 1)));
+            MemorySegment[] native_ = new MemorySegment[layers.length];
+            for (int k = 0; k < layers.length; k++) {
+                if (layers[k] != null) {
+                    native_[k] = bitmapCopy(bufs, layers[k], n);
                 }
             }
+            MemorySegment valid = native_[0];
             DirectPage page;
             if (v instanceof Values.Var var) {
                 long size = var.offsets()[n] - var.offsets()[0];
@@ -103,6 +163,12 @@ public final class DirectPage implements AutoCloseable {
                     off.setAtIndex(LONG_LE, i, var.offsets()[i] - base);
                 }
                 page = variable(n, off, data, valid, bufs.shared());
+            } else if (((Values.Fixed) v).bitsPerValue() == 1) {
+                Values.Fixed f = (Values.Fixed) v;
+                MemorySegment data = bufs.allocate(Bits.bytesFor(n));
+                data.fill((byte) 0);
+                Kernels.get().copyBits(MemorySegment.ofArray(f.data()), 0, data, 0, n);
+                page = bits(n, data, valid, bufs.shared());
             } else {
                 Values.Fixed f = (Values.Fixed) v;
                 long size = (long) n * (f.bitsPerValue() / 8);
@@ -110,10 +176,28 @@ public final class DirectPage implements AutoCloseable {
                 MemorySegment.copy(MemorySegment.ofArray(f.data()), 0, data, 0, size);
                 page = fixed(n, f.bitsPerValue(), f.itemsPerValue(), data, valid, bufs.shared());
             }
+            if (layers.length > 1) {
+                try {
+                    page.withLayers(native_, nullDef);
+                } catch (RuntimeException e) {
+                    page.close();
+                    throw e;
+                }
+            }
             return page;
         } finally {
             bufs.release(); // the page holds its own reference now (or none, if it failed)
         }
+    }
+
+    private static MemorySegment bitmapCopy(NativeBuffers bufs, byte[] validity, int n) {
+        MemorySegment valid = bufs.allocate(Bits.bytesFor(n));
+        MemorySegment.copy(MemorySegment.ofArray(validity), 0, valid, 0, valid.byteSize());
+        if ((n & 7) != 0) { // bits past the count stay clear: a batch ending at the page's end wraps this byte
+            long last = valid.byteSize() - 1;
+            valid.set(ValueLayout.JAVA_BYTE, last, (byte) (valid.get(ValueLayout.JAVA_BYTE, last) & ((1 << (n & 7)) - 1)));
+        }
+        return valid;
     }
 
     /** Copies heap values into native memory (no nulls). */
@@ -193,6 +277,11 @@ public final class DirectPage implements AutoCloseable {
 
     /** Heap copy of values {@code [from, to)} (for the general assembly path). */
     public Values slice(int from, int to) {
+        if (bitsPerValue == 1) {
+            byte[] bits = new byte[Bits.bytesFor(to - from)];
+            Kernels.get().copyBits(data, from, MemorySegment.ofArray(bits), 0, to - from);
+            return new Values.Fixed(bits, 1, to - from);
+        }
         long b0 = byteStart(from);
         long b1 = byteStart(to);
         byte[] bytes = data.asSlice(b0, b1 - b0).toArray(ValueLayout.JAVA_BYTE);
@@ -206,15 +295,24 @@ public final class DirectPage implements AutoCloseable {
         return new Values.Var(off, bytes);
     }
 
-    /** Definition levels of values {@code [from, to)} (0 valid, 1 null) for the general path, or null without nulls. */
+    /**
+     * Definition levels of rows {@code [from, to)} for the general path (0 valid; else the level of the
+     * outer-most null layer), or null without nulls.
+     */
     public short[] defLevels(int from, int to) {
-        if (nullCount(from, to) == 0) {
-            return null;
-        }
-        short[] def = new short[to - from];
-        for (int i = from; i < to; i++) {
-            if ((validity.get(ValueLayout.JAVA_BYTE, i >>> 3) & (1 << (i & 7))) == 0) {
-                def[i - from] = 1;
+        short[] def = null;
+        for (int k = outer.length - 1; k >= 0; k--) {
+            MemorySegment v = layerValidity(k);
+            if (v == null || nullCount(k, from, to) == 0) {
+                continue;
+            }
+            if (def == null) {
+                def = new short[to - from];
+            }
+            for (int i = from; i < to; i++) {
+                if (def[i - from] == 0 && (v.get(ValueLayout.JAVA_BYTE, i >>> 3) & (1 << (i & 7))) == 0) {
+                    def[i - from] = (short) nullDef[k];
+                }
             }
         }
         return def;

@@ -32,10 +32,32 @@ final class NativePages {
     private NativePages() {
     }
 
+    /** Deepest struct nesting (def levels) decoded natively; deeper pages take the heap path. */
+    static final int MAX_FLAT_DEF = 15;
+
+    /**
+     * True if the rep/def layers are those of a leaf inside structs only (no list layer): one level per row,
+     * every level has a value slot, and layer k is valid exactly when the def level is below its start.
+     */
+    static boolean flat(RepDef rd) {
+        if (rd.maxRep != 0 || rd.maxDef > MAX_FLAT_DEF) {
+            return false;
+        }
+        for (boolean l : rd.isList) {
+            if (l) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** True if a page of this layout and kind can decode natively (else the heap path runs). */
     static boolean supports(MiniBlockLayout mb, LeafKind kind, RepDef rd) {
-        if (rd.layers.length != 1 || rd.maxRep != 0 || mb.hasRepCompression() || rd.maxDef > 1) {
+        if (!flat(rd) || mb.hasRepCompression()) {
             return false;
+        }
+        if (kind.bitsPerValue() == 1 && !kind.variable()) {
+            return !mb.hasDictionary(); // booleans: a native bitmap
         }
         if (!kind.variable() && (kind.bitsPerValue() <= 0 || kind.bitsPerValue() % 8 != 0)) {
             return false;
@@ -60,24 +82,20 @@ final class NativePages {
         Values dict = dictionary ? StructuralPages.dictionary(mb, bufs.get(2)) : null;
         DirectPage.NativeBuffers nb = new DirectPage.NativeBuffers("page");
         try {
-            MemorySegment validity = null;
-            if (mb.hasDefCompression()) {
-                validity = nb.allocate(Bits.bytesFor(numRows));
-                validity.fill((byte) 0);
-            }
-            long nulls = 0;
-            Out out = kind.variable() ? new VarOut(nb, numRows, data.size()) : new FixedOut(nb, numRows, kind.bitsPerValue() / 8);
+            Layers layers = mb.hasDefCompression() ? new Layers(nb, rd, numRows) : null;
+            Out out = kind.variable() ? new VarOut(nb, numRows, data.size())
+                    : kind.bitsPerValue() == 1 ? new BitOut(nb, numRows) : new FixedOut(nb, numRows, kind.bitsPerValue() / 8);
             int row = 0;
             byte[] scratch = new byte[0];
             for (int c = 0; c < t.size(); c++) {
                 Buf chunk = data.slice(t.offset()[c], t.bytes()[c]);
                 int n = (int) t.values()[c];
                 StructuralPages.ChunkParts parts = StructuralPages.chunkParts(mb, chunk);
-                if (validity != null) {
+                if (layers != null) {
                     if (parts.numLevels() != n) {
                         throw chunk.corrupt(0, "Chunk of " + n + " values has " + parts.numLevels() + " levels");
                     }
-                    nulls += validity(chunk, Compressions.levels(mb.getDefCompression(), parts.def(), n), validity, row);
+                    layers.add(chunk, Compressions.levels(mb.getDefCompression(), parts.def(), n), row);
                 }
                 if (dict != null) {
                     long limit = Math.min(mb.getNumDictionaryItems(), dict.count());
@@ -107,7 +125,7 @@ final class NativePages {
             if (row != numRows) {
                 throw new CorruptFileException(resource, at, "Mini-block chunks hold " + row + " values for " + numRows + " rows");
             }
-            return out.page(numRows, kind, nulls > 0 ? validity : null, nb);
+            return Layers.attach(out.page(numRows, kind, layers == null ? null : layers.validity(0), nb), layers, rd);
         } catch (KernelInputException e) {
             throw new CorruptFileException(resource, at, "Bad mini-block values: " + e.getMessage(), e);
         } finally {
@@ -116,28 +134,40 @@ final class NativePages {
     }
 
     /**
-     * A heap-decoded page of a top-level leaf without repetition (full-zip, constant, all-null) copied once
-     * into native memory, def levels becoming the validity bitmap; null when it is not in that shape.
+     * A heap-decoded page of a leaf without repetition (full-zip, constant, all-null; inside structs too)
+     * copied once into native memory, def levels becoming the per-layer validity bitmaps; null when it is not
+     * in that shape.
      */
-    static DirectPage copyOf(LeafPage lp) {
-        if (lp.rep != null || lp.numRows != lp.values.count() || lp.numLevels != lp.numRows
+    static DirectPage copyOf(LeafPage lp, RepDef rd) {
+        if (lp.rep != null || !flat(rd) || lp.numRows != lp.values.count() || lp.numLevels != lp.numRows
                 || !(lp.values instanceof Values.Var
-                || lp.values instanceof Values.Fixed f && f.itemValidity() == null && f.bitsPerValue() % 8 == 0 && f.bitsPerValue() > 0)) {
+                || lp.values instanceof Values.Fixed f && f.itemValidity() == null
+                && (f.bitsPerValue() % 8 == 0 && f.bitsPerValue() > 0 || f.bitsPerValue() == 1))) {
             return null;
         }
-        byte[] validity = null;
+        int n = rd.layers.length;
+        byte[][] layers = new byte[n][];
+        int[] nullDef = new int[n];
+        for (int k = 0; k < n; k++) {
+            nullDef[k] = rd.defStart[k];
+        }
         if (lp.def != null) {
             Kernels k = Kernels.get();
             MemorySegment lv = MemorySegment.ofArray(lp.def);
-            if (k.countLevelsBelow(2, lv, 0, lp.numLevels, 2) != lp.numLevels) {
+            if (k.countLevelsBelow(2, lv, 0, lp.numLevels, rd.maxDef + 1) != lp.numLevels) {
                 return null;
             }
-            byte[] bits = new byte[Bits.bytesFor(lp.numLevels) + 1];
-            if (k.levelsToValidity(2, lv, 0, lp.numLevels, 1, MemorySegment.ofArray(bits), 0) > 0) {
-                validity = bits;
+            for (int l = 0; l < n; l++) {
+                if (rd.defStart[l] > rd.maxDef) {
+                    continue;
+                }
+                byte[] bits = new byte[Bits.bytesFor(lp.numLevels) + 1];
+                if (k.levelsToValidity(2, lv, 0, lp.numLevels, rd.defStart[l], MemorySegment.ofArray(bits), 0) > 0) {
+                    layers[l] = bits;
+                }
             }
         }
-        return DirectPage.copyOf(lp.values, validity, "page");
+        return DirectPage.copyOf(lp.values, layers, nullDef, "page");
     }
 
     /**
@@ -147,8 +177,7 @@ final class NativePages {
      */
     static DirectPage fullZip(String resource, long at, io.javelin.encoding.pb.v21.FullZipLayout fz, List<Buf> bufs, int numRows,
                               LeafKind kind, RepDef rd) {
-        if (rd.layers.length != 1 || rd.maxRep != 0 || fz.getBitsRep() != 0 || rd.maxDef > 1 || bufs.isEmpty()
-                || Integer.toUnsignedLong(fz.getNumItems()) != numRows) {
+        if (!flat(rd) || fz.getBitsRep() != 0 || bufs.isEmpty() || Integer.toUnsignedLong(fz.getNumItems()) != numRows) {
             return null;
         }
         int bitsDef = fz.getBitsDef();
@@ -184,15 +213,12 @@ final class NativePages {
         }
         DirectPage.NativeBuffers nb = new DirectPage.NativeBuffers("page");
         try {
-            MemorySegment validity = null;
-            if (ctrlW > 0) {
-                validity = nb.allocate(Bits.bytesFor(numRows));
-                validity.fill((byte) 0);
-            }
+            // def levels of the page's rows (heap, 2 bytes a row), turned into per-layer bitmaps at the end
+            short[] defs = ctrlW > 0 ? new short[numRows] : null;
+            Layers layers = ctrlW > 0 ? new Layers(nb, rd, numRows) : null;
             MemorySegment seg = data.seg();
             long size = data.size();
             long pos = 0;
-            long nulls = 0;
             if (fixed) {
                 int w = kind.bitsPerValue() / 8;
                 MemorySegment out = nb.allocate((long) numRows * w);
@@ -207,13 +233,16 @@ final class NativePages {
                         int d = (int) ((ctrlW == 1 ? Byte.toUnsignedLong(seg.get(ValueLayout.JAVA_BYTE, pos))
                                 : Short.toUnsignedLong(seg.get(Buf.U16, pos))) & defMask);
                         pos += ctrlW;
-                        nulls += setValid(data, pos, validity, i, d);
+                        defs[i] = (short) d;
                         MemorySegment.copy(seg, pos, out, (long) i * w, w);
                         pos += w;
                     }
                 }
-                return DirectPage.fixed(numRows, kind.bitsPerValue(), kind.itemsPerValue(), out, nulls > 0 ? validity : null,
-                        nb.shared());
+                if (layers != null) {
+                    layers.add(data, defs, 0);
+                }
+                return Layers.attach(DirectPage.fixed(numRows, kind.bitsPerValue(), kind.itemsPerValue(), out,
+                        layers == null ? null : layers.validity(0), nb.shared()), layers, rd);
             }
             VarOut out = new VarOut(nb, numRows, size);
             for (int i = 0; i < numRows; i++) {
@@ -221,7 +250,7 @@ final class NativePages {
                 if (ctrlW > 0) {
                     d = (int) (data.uint(pos, ctrlW) & defMask);
                     pos += ctrlW;
-                    nulls += setValid(data, pos, validity, i, d);
+                    defs[i] = (short) d;
                 }
                 if (d == 0) {
                     long len = data.uint(pos, ow);
@@ -246,25 +275,15 @@ final class NativePages {
                 }
                 out.offsets.setAtIndex(LONG_LE, i + 1, out.size);
             }
-            return out.page(numRows, kind, nulls > 0 ? validity : null, nb);
+            if (layers != null) {
+                layers.add(data, defs, 0);
+            }
+            return Layers.attach(out.page(numRows, kind, layers == null ? null : layers.validity(0), nb), layers, rd);
         } catch (KernelInputException e) {
             throw new CorruptFileException(resource, at, "Bad full-zip values: " + e.getMessage(), e);
         } finally {
             nb.release();
         }
-    }
-
-    /** Sets validity bit {@code i} for def level {@code d} (0 valid, 1 null); returns 1 for a null. */
-    private static int setValid(Buf data, long pos, MemorySegment validity, int i, int d) {
-        if (d == 0) {
-            long b = i >>> 3;
-            validity.set(ValueLayout.JAVA_BYTE, b, (byte) (validity.get(ValueLayout.JAVA_BYTE, b) | (1 << (i & 7))));
-            return 0;
-        }
-        if (d != 1) {
-            throw data.corrupt(pos, "Definition level " + d + " above the maximum 1");
-        }
-        return 1;
     }
 
     /** Byte width of dictionary indices under this encoding when it can decode in place (else 0). */
@@ -278,20 +297,78 @@ final class NativePages {
         return bits == 8 || bits == 16 || bits == 32 || bits == 64 ? (int) bits / 8 : 0;
     }
 
-    /** Writes the validity of {@code def} (0 valid, 1 null) at bit {@code row}; returns the nulls. */
-    private static long validity(Buf chunk, short[] def, MemorySegment validity, int row) {
-        Kernels k = Kernels.get();
-        MemorySegment lv = MemorySegment.ofArray(def);
-        if (k.countLevelsBelow(2, lv, 0, def.length, 2) != def.length) {
-            throw chunk.corrupt(0, "Definition level above the maximum 1");
+    /**
+     * Validity bitmaps of every rep/def layer of a flat (struct-only) page, filled chunk by chunk from def
+     * levels: layer k is valid where the level is below its first def level (a null struct makes everything
+     * inside it null).
+     */
+    static final class Layers {
+        final RepDef rd;
+        final MemorySegment[] bits;
+        final long[] nulls;
+
+        Layers(DirectPage.NativeBuffers nb, RepDef rd, int numRows) {
+            this.rd = rd;
+            int n = rd.layers.length;
+            bits = new MemorySegment[n];
+            nulls = new long[n];
+            for (int k = 0; k < n; k++) {
+                if (rd.defStart[k] <= rd.maxDef) {
+                    bits[k] = nb.allocate(Bits.bytesFor(numRows));
+                    bits[k].fill((byte) 0);
+                }
+            }
         }
-        if ((row & 7) == 0) {
-            return k.levelsToValidity(2, lv, 0, def.length, 1, validity, row >>> 3);
+
+        /** Adds the validity of rows {@code [row, row + def.length)}. */
+        void add(Buf ctx, short[] def, int row) {
+            Kernels k = Kernels.get();
+            MemorySegment lv = MemorySegment.ofArray(def);
+            if (k.countLevelsBelow(2, lv, 0, def.length, rd.maxDef + 1) != def.length) {
+                throw ctx.corrupt(0, "Definition level above the maximum " + rd.maxDef);
+            }
+            byte[] tmp = null;
+            for (int l = 0; l < bits.length; l++) {
+                if (bits[l] == null) {
+                    continue;
+                }
+                if ((row & 7) == 0) {
+                    nulls[l] += k.levelsToValidity(2, lv, 0, def.length, rd.defStart[l], bits[l], row >>> 3);
+                } else {
+                    if (tmp == null) {
+                        tmp = new byte[Bits.bytesFor(def.length) + 1];
+                    } else {
+                        java.util.Arrays.fill(tmp, (byte) 0);
+                    }
+                    nulls[l] += k.levelsToValidity(2, lv, 0, def.length, rd.defStart[l], MemorySegment.ofArray(tmp), 0);
+                    k.copyBits(MemorySegment.ofArray(tmp), 0, bits[l], row, def.length);
+                }
+            }
         }
-        byte[] tmp = new byte[Bits.bytesFor(def.length) + 1];
-        long nulls = k.levelsToValidity(2, lv, 0, def.length, 1, MemorySegment.ofArray(tmp), 0);
-        k.copyBits(MemorySegment.ofArray(tmp), 0, validity, row, def.length);
-        return nulls;
+
+        /** Layer {@code l}'s bitmap, or null when no row is null there. */
+        MemorySegment validity(int l) {
+            return nulls[l] > 0 ? bits[l] : null;
+        }
+
+        /** Gives {@code page} the validity of the outer layers ({@code layers} null: all valid). */
+        static DirectPage attach(DirectPage page, Layers layers, RepDef rd) {
+            int n = rd.layers.length;
+            MemorySegment[] v = new MemorySegment[n];
+            int[] nullDef = new int[n];
+            for (int k = 0; k < n; k++) {
+                nullDef[k] = rd.defStart[k];
+                if (k > 0 && layers != null) {
+                    v[k] = layers.validity(k);
+                }
+            }
+            try {
+                return page.withLayers(v, nullDef);
+            } catch (RuntimeException e) {
+                page.close();
+                throw e;
+            }
+        }
     }
 
     /** The page's value buffers while chunks are decoded. */
@@ -345,6 +422,41 @@ final class NativePages {
         public DirectPage page(int numRows, LeafKind kind, MemorySegment validity, DirectPage.NativeBuffers nb) {
             return DirectPage.fixed(numRows, kind.bitsPerValue(), kind.itemsPerValue(), data.asSlice(0, (long) numRows * w), validity,
                     nb.shared());
+        }
+    }
+
+    /** Booleans: each chunk's bits copied into one native bitmap at the chunk's row. */
+    private static final class BitOut implements Out {
+        final MemorySegment data;
+
+        BitOut(DirectPage.NativeBuffers nb, int numRows) {
+            data = nb.allocate(Bits.bytesFor(numRows));
+            data.fill((byte) 0); // bits past the last row stay clear: a batch ending at the page's end wraps that byte
+        }
+
+        @Override
+        public void chunk(CompressiveEncoding e, List<Buf> values, Buf chunk, int row, int n) {
+            if (e.getCompressionCase() == CompressiveEncoding.CompressionCase.FLAT && e.getFlat().getBitsPerValue() == 1) {
+                Buf b = Compressions.need(values, 0, chunk);
+                b.check(0, Bits.bytesFor(n));
+                Kernels.get().copyBits(b.seg(), 0, data, row, n);
+                return;
+            }
+            Values v = Compressions.miniBlock(e, values, n, chunk); // RLE, general compression...: one small chunk
+            if (!(v instanceof Values.Fixed f) || f.bitsPerValue() != 1 || f.count() < n || f.data().length < Bits.bytesFor(n)) {
+                throw chunk.corrupt(0, "Mini-block values do not match the column's booleans");
+            }
+            Kernels.get().copyBits(MemorySegment.ofArray(f.data()), 0, data, row, n);
+        }
+
+        @Override
+        public void gather(Buf chunk, Values dict, long limit, MemorySegment idx, int iw, int row, int n) {
+            throw chunk.corrupt(0, "Dictionary-encoded booleans");
+        }
+
+        @Override
+        public DirectPage page(int numRows, LeafKind kind, MemorySegment validity, DirectPage.NativeBuffers nb) {
+            return DirectPage.bits(numRows, data, validity, nb.shared());
         }
     }
 

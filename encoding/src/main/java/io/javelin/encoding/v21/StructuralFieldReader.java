@@ -41,7 +41,11 @@ public final class StructuralFieldReader implements FieldReader {
         this.md = md;
         this.field = field;
         collect(field);
+        this.nested = field.column() < 0 && io.javelin.encoding.arrow.NestedDirectAssembler.supportsField(field.arrow());
     }
+
+    /** A struct of leaves (no lists) whose leaf pages decode natively and batches assemble without copies. */
+    private final boolean nested;
 
     private void collect(LanceField f) {
         if (f.column() >= 0) {
@@ -108,30 +112,31 @@ public final class StructuralFieldReader implements FieldReader {
         ColumnMetadata.Page page = md.columns().get(ref.column()).getPages(ref.page());
         long at = md.cmoPositions()[ref.column()];
         PageLayout layout = layout(ref.column(), ref.page());
-        boolean direct = memory != null && field.column() >= 0 && DIRECT;
-        if (direct && layout.hasFullZipLayout() && !buffers.isEmpty() && buffers.get(0).seg().isNative()) {
+        boolean top = field.column() >= 0;
+        boolean direct = memory != null && DIRECT && (top || nested && NATIVE);
+        RepDef rd = new RepDef(md.resource(), at, StructuralPages.layers(layout));
+        if (direct && layout.hasFullZipLayout() && !buffers.isEmpty() && buffers.get(0).seg().isNative()
+                && (top || NativePages.flat(rd))) {
             DirectPage dp = fullZipDirect(layout.getFullZipLayout(), buffers.get(0), page.getLength(), leaf.kind, memory);
             if (dp != null) {
-                return dp;
+                return top ? dp : NativePages.Layers.attach(dp, null, rd);
             }
         }
         direct &= NATIVE;
-        direct &= DirectAssembler.supportsField(field.arrow());
+        direct &= DirectAssembler.supportsField(leaf.field.arrow());
         if (direct && layout.hasMiniBlockLayout() && page.getLength() <= Compressions.MAX_VALUES) {
-            RepDef rd = new RepDef(md.resource(), at, StructuralPages.layers(layout));
             if (NativePages.supports(layout.getMiniBlockLayout(), leaf.kind, rd)) {
                 return NativePages.miniBlock(md.resource(), at, layout.getMiniBlockLayout(), buffers, (int) page.getLength(), leaf.kind, rd);
             }
         } else if (direct && layout.hasFullZipLayout() && page.getLength() <= Compressions.MAX_VALUES) {
-            DirectPage dp = NativePages.fullZip(md.resource(), at, layout.getFullZipLayout(), buffers, (int) page.getLength(), leaf.kind,
-                    new RepDef(md.resource(), at, StructuralPages.layers(layout)));
+            DirectPage dp = NativePages.fullZip(md.resource(), at, layout.getFullZipLayout(), buffers, (int) page.getLength(), leaf.kind, rd);
             if (dp != null) {
                 return dp;
             }
         }
         Object decoded = StructuralPages.decode(md.resource(), at, layout, buffers, page.getLength(), leaf.kind, md.fileSize());
         if (direct && decoded instanceof LeafPage lp) {
-            DirectPage dp = NativePages.copyOf(lp);
+            DirectPage dp = NativePages.copyOf(lp, rd);
             if (dp != null) {
                 return dp;
             }
@@ -172,6 +177,9 @@ public final class StructuralFieldReader implements FieldReader {
     @Override
     public org.apache.arrow.vector.FieldVector assembleDirect(List<long[]> ranges, Function<PageRef, Object> pages,
                                                              org.apache.arrow.memory.BufferAllocator allocator) {
+        if (field.column() < 0 && nested && ranges.size() == 1 && NATIVE) {
+            return assembleNested(ranges.get(0)[0], ranges.get(0)[1], pages, allocator);
+        }
         if (field.column() < 0 || ranges.size() != 1 || leaves.size() != 1) {
             return null;
         }
@@ -180,6 +188,38 @@ public final class StructuralFieldReader implements FieldReader {
         long to = ranges.get(0)[1];
         // the pages under [from, to): one is wrapped, several (a batch straddling pages) are copied once natively
         return DirectAssembler.toVector(field.arrow(), l.pageStarts, p -> pages.apply(new PageRef(l.column, p)), from, to, allocator);
+    }
+
+    /** A struct batch from the native pages of its leaves, or null when a page under the range is not native. */
+    private org.apache.arrow.vector.FieldVector assembleNested(long from, long to, Function<PageRef, Object> pages,
+                                                              org.apache.arrow.memory.BufferAllocator allocator) {
+        if (to <= from) {
+            return null;
+        }
+        List<io.javelin.encoding.arrow.NestedDirectAssembler.Slices> slices = new ArrayList<>(leaves.size());
+        for (Leaf l : leaves) {
+            List<DirectPage> parts = new ArrayList<>(1);
+            List<Integer> f0 = new ArrayList<>(1);
+            List<Integer> f1 = new ArrayList<>(1);
+            for (long row = from; row < to; ) {
+                int p = firstPage(l, row);
+                if (p >= l.pageStarts.length - 1 || !(pages.apply(new PageRef(l.column, p)) instanceof DirectPage dp)) {
+                    return null;
+                }
+                int a = (int) (row - l.pageStarts[p]);
+                int b = (int) (Math.min(to, l.pageStarts[p + 1]) - l.pageStarts[p]);
+                if (b <= a) {
+                    return null;
+                }
+                parts.add(dp);
+                f0.add(a);
+                f1.add(b);
+                row = l.pageStarts[p] + b;
+            }
+            slices.add(new io.javelin.encoding.arrow.NestedDirectAssembler.Slices(parts, f0.stream().mapToInt(Integer::intValue).toArray(),
+                    f1.stream().mapToInt(Integer::intValue).toArray()));
+        }
+        return io.javelin.encoding.arrow.NestedDirectAssembler.toVector(field.arrow(), slices, allocator);
     }
 
     /** Rows of a page decoded partially: {@code rows[i]} (page-local) is row i of {@code page}. */
