@@ -90,13 +90,65 @@ public final class DirectPage implements AutoCloseable {
             throw new IllegalArgumentException("layers and levels disagree");
         }
         for (int k = 1; k < layers.length; k++) {
-            if (layers[k] != null && (!layers[k].isNative() || layers[k].byteSize() < Bits.bytesFor(count))) {
-                throw new IllegalArgumentException("layer " + k + " validity too short for " + count + " rows");
+            int n = rowOffsets != null && k >= listLayer ? rows : count;
+            if (layers[k] != null && (!layers[k].isNative() || layers[k].byteSize() < Bits.bytesFor(n))) {
+                throw new IllegalArgumentException("layer " + k + " validity too short for " + n + " rows");
             }
         }
         this.outer = layers.clone();
         this.nullDef = nullDef.clone();
         return this;
+    }
+
+    /** List pages: rows of the page, their int64 item offsets ({@code rows + 1}), and the list's layer. */
+    private int rows = -1;
+    private MemorySegment rowOffsets;
+    private int listLayer;
+
+    /**
+     * Makes this a page of a leaf under one list: the values and layers below {@code listLayer} are per item
+     * ({@link #count()} items), the list's and outer layers' validity per row; {@code rowOffsets} holds
+     * {@code rows + 1} native little-endian int64 item offsets (from 0). Called by the decoder before the page
+     * is published, with the validity of every layer ({@link #withLayers}).
+     */
+    public DirectPage withList(int rows, MemorySegment rowOffsets, int listLayer, MemorySegment[] layers, int[] nullDef) {
+        if (!rowOffsets.isNative() || rowOffsets.byteSize() < 8L * (rows + 1) || listLayer < 1 || listLayer >= layers.length) {
+            throw new IllegalArgumentException("bad list of " + rows + " rows at layer " + listLayer);
+        }
+        this.rows = rows;
+        this.rowOffsets = rowOffsets;
+        this.listLayer = listLayer;
+        return withLayers(layers, nullDef);
+    }
+
+    /** True for a page of a leaf under a list ({@link #withList}). */
+    public boolean list() {
+        return rowOffsets != null;
+    }
+
+    /** Rows of the page: {@link #count()} unless this is a list page. */
+    public int rows() {
+        return rowOffsets == null ? count : rows;
+    }
+
+    /** The layer of the list (list pages only); layers below it are per item, it and those above per row. */
+    public int listLayer() {
+        return listLayer;
+    }
+
+    /** First item of row {@code row} (list pages; {@code rows()} gives the item count). */
+    public long rowOffset(int row) {
+        return rowOffsets.getAtIndex(LONG_LE, row);
+    }
+
+    /** The native int64 item offsets of the rows (list pages only). */
+    public MemorySegment rowOffsets() {
+        return rowOffsets;
+    }
+
+    /** Definition level at which layer {@code k} becomes null. */
+    public int nullDef(int k) {
+        return nullDef[k];
     }
 
     /** Rep/def layers this page carries validity for (1 for a top-level leaf). */
@@ -152,30 +204,7 @@ public final class DirectPage implements AutoCloseable {
                 }
             }
             MemorySegment valid = native_[0];
-            DirectPage page;
-            if (v instanceof Values.Var var) {
-                long size = var.offsets()[n] - var.offsets()[0];
-                MemorySegment off = bufs.allocate(8L * (n + 1));
-                MemorySegment data = bufs.allocate(Math.max(size, 1)).asSlice(0, size);
-                MemorySegment.copy(MemorySegment.ofArray(var.data()), var.offsets()[0], data, 0, size);
-                long base = var.offsets()[0];
-                for (int i = 0; i <= n; i++) {
-                    off.setAtIndex(LONG_LE, i, var.offsets()[i] - base);
-                }
-                page = variable(n, off, data, valid, bufs.shared());
-            } else if (((Values.Fixed) v).bitsPerValue() == 1) {
-                Values.Fixed f = (Values.Fixed) v;
-                MemorySegment data = bufs.allocate(Bits.bytesFor(n));
-                data.fill((byte) 0);
-                Kernels.get().copyBits(MemorySegment.ofArray(f.data()), 0, data, 0, n);
-                page = bits(n, data, valid, bufs.shared());
-            } else {
-                Values.Fixed f = (Values.Fixed) v;
-                long size = (long) n * (f.bitsPerValue() / 8);
-                MemorySegment data = bufs.allocate(Math.max(size, 1)).asSlice(0, size);
-                MemorySegment.copy(MemorySegment.ofArray(f.data()), 0, data, 0, size);
-                page = fixed(n, f.bitsPerValue(), f.itemsPerValue(), data, valid, bufs.shared());
-            }
+            DirectPage page = copyInto(bufs, v, valid);
             if (layers.length > 1) {
                 try {
                     page.withLayers(native_, nullDef);
@@ -188,6 +217,33 @@ public final class DirectPage implements AutoCloseable {
         } finally {
             bufs.release(); // the page holds its own reference now (or none, if it failed)
         }
+    }
+
+    /** Copies heap values (no item validity) into {@code bufs}; the page retains their memory. */
+    public static DirectPage copyInto(NativeBuffers bufs, Values v, MemorySegment valid) {
+        int n = v.count();
+        if (v instanceof Values.Var var) {
+            long size = var.offsets()[n] - var.offsets()[0];
+            MemorySegment off = bufs.allocate(8L * (n + 1));
+            MemorySegment data = bufs.allocate(Math.max(size, 1)).asSlice(0, size);
+            MemorySegment.copy(MemorySegment.ofArray(var.data()), var.offsets()[0], data, 0, size);
+            long base = var.offsets()[0];
+            for (int i = 0; i <= n; i++) {
+                off.setAtIndex(LONG_LE, i, var.offsets()[i] - base);
+            }
+            return variable(n, off, data, valid, bufs.shared());
+        }
+        Values.Fixed f = (Values.Fixed) v;
+        if (f.bitsPerValue() == 1) {
+            MemorySegment data = bufs.allocate(Bits.bytesFor(n));
+            data.fill((byte) 0);
+            Kernels.get().copyBits(MemorySegment.ofArray(f.data()), 0, data, 0, n);
+            return bits(n, data, valid, bufs.shared());
+        }
+        long size = (long) n * (f.bitsPerValue() / 8);
+        MemorySegment data = bufs.allocate(Math.max(size, 1)).asSlice(0, size);
+        MemorySegment.copy(MemorySegment.ofArray(f.data()), 0, data, 0, size);
+        return fixed(n, f.bitsPerValue(), f.itemsPerValue(), data, valid, bufs.shared());
     }
 
     private static MemorySegment bitmapCopy(NativeBuffers bufs, byte[] validity, int n) {
@@ -300,6 +356,9 @@ public final class DirectPage implements AutoCloseable {
      * outer-most null layer), or null without nulls.
      */
     public short[] defLevels(int from, int to) {
+        if (rowOffsets != null) {
+            throw new IllegalStateException("list pages rebuild their levels with rep");
+        }
         short[] def = null;
         for (int k = outer.length - 1; k >= 0; k--) {
             MemorySegment v = layerValidity(k);

@@ -53,7 +53,7 @@ final class NativePages {
 
     /** True if a page of this layout and kind can decode natively (else the heap path runs). */
     static boolean supports(MiniBlockLayout mb, LeafKind kind, RepDef rd) {
-        if (!flat(rd) || mb.hasRepCompression()) {
+        if (flat(rd) ? mb.hasRepCompression() : !NativeLevels.supports(rd) || !mb.hasRepCompression()) {
             return false;
         }
         if (kind.bitsPerValue() == 1 && !kind.variable()) {
@@ -76,16 +76,22 @@ final class NativePages {
         }
         Buf data = bufs.get(1);
         StructuralPages.ChunkTable t = StructuralPages.chunkTable(mb, bufs.get(0), data.size());
-        if (mb.getNumItems() != numRows) {
+        boolean list = rd.maxRep > 0;
+        if (!list && mb.getNumItems() != numRows) {
             throw new CorruptFileException(resource, at, "Mini-block page of " + numRows + " rows holds " + mb.getNumItems() + " values");
         }
+        if (list && !mb.hasRepCompression()) {
+            throw new CorruptFileException(resource, at, "List page without repetition levels");
+        }
+        int numItems = (int) mb.getNumItems(); // visible values (checked by the chunk table)
         Values dict = dictionary ? StructuralPages.dictionary(mb, bufs.get(2)) : null;
         DirectPage.NativeBuffers nb = new DirectPage.NativeBuffers("page");
         try {
-            Layers layers = mb.hasDefCompression() ? new Layers(nb, rd, numRows) : null;
-            Out out = kind.variable() ? new VarOut(nb, numRows, data.size())
-                    : kind.bitsPerValue() == 1 ? new BitOut(nb, numRows) : new FixedOut(nb, numRows, kind.bitsPerValue() / 8);
-            int row = 0;
+            Layers layers = !list && mb.hasDefCompression() ? new Layers(nb, rd, numRows) : null;
+            NativeLevels levels = list ? new NativeLevels(nb, rd, numRows, numItems) : null;
+            Out out = kind.variable() ? new VarOut(nb, numItems, data.size())
+                    : kind.bitsPerValue() == 1 ? new BitOut(nb, numItems) : new FixedOut(nb, numItems, kind.bitsPerValue() / 8);
+            int row = 0; // the value (item) index
             byte[] scratch = new byte[0];
             for (int c = 0; c < t.size(); c++) {
                 Buf chunk = data.slice(t.offset()[c], t.bytes()[c]);
@@ -96,6 +102,14 @@ final class NativePages {
                         throw chunk.corrupt(0, "Chunk of " + n + " values has " + parts.numLevels() + " levels");
                     }
                     layers.add(chunk, Compressions.levels(mb.getDefCompression(), parts.def(), n), row);
+                } else if (levels != null) {
+                    int nl = parts.numLevels();
+                    short[] rep = Compressions.levels(mb.getRepCompression(), parts.rep(), nl);
+                    short[] def = mb.hasDefCompression() ? Compressions.levels(mb.getDefCompression(), parts.def(), nl) : null;
+                    int visible = levels.add(chunk, rep, def, nl);
+                    if (visible != n) {
+                        throw chunk.corrupt(0, "Chunk of " + n + " values has " + visible + " visible levels");
+                    }
                 }
                 if (dict != null) {
                     long limit = Math.min(mb.getNumDictionaryItems(), dict.count());
@@ -122,8 +136,11 @@ final class NativePages {
                 }
                 row += n;
             }
-            if (row != numRows) {
-                throw new CorruptFileException(resource, at, "Mini-block chunks hold " + row + " values for " + numRows + " rows");
+            if (row != numItems) {
+                throw new CorruptFileException(resource, at, "Mini-block chunks hold " + row + " values for " + numItems);
+            }
+            if (levels != null) {
+                return levels.attach(resource, at, out.page(numItems, kind, levels.itemValidity(), nb));
             }
             return Layers.attach(out.page(numRows, kind, layers == null ? null : layers.validity(0), nb), layers, rd);
         } catch (KernelInputException e) {
@@ -139,6 +156,9 @@ final class NativePages {
      * in that shape.
      */
     static DirectPage copyOf(LeafPage lp, RepDef rd) {
+        if (lp.rep != null && NativeLevels.supports(rd)) {
+            return listCopyOf(lp, rd);
+        }
         if (lp.rep != null || !flat(rd) || lp.numRows != lp.values.count() || lp.numLevels != lp.numRows
                 || !(lp.values instanceof Values.Var
                 || lp.values instanceof Values.Fixed f && f.itemValidity() == null
@@ -168,6 +188,25 @@ final class NativePages {
             }
         }
         return DirectPage.copyOf(lp.values, layers, nullDef, "page");
+    }
+
+    /** A heap-decoded list page (constant, all-null, full-zip) unravelled and copied once into native memory. */
+    private static DirectPage listCopyOf(LeafPage lp, RepDef rd) {
+        if (!(lp.values instanceof Values.Var || lp.values instanceof Values.Fixed f && f.itemValidity() == null
+                && (f.bitsPerValue() % 8 == 0 && f.bitsPerValue() > 0 || f.bitsPerValue() == 1))) {
+            return null;
+        }
+        DirectPage.NativeBuffers nb = new DirectPage.NativeBuffers("page");
+        try {
+            NativeLevels levels = new NativeLevels(nb, rd, lp.numRows, lp.values.count());
+            Buf ctx = Buf.ofArray("page", -1, new byte[0]);
+            if (levels.add(ctx, lp.rep, lp.def, lp.numLevels) != lp.values.count()) {
+                return null;
+            }
+            return levels.attach("page", -1, DirectPage.copyInto(nb, lp.values, levels.itemValidity()));
+        } finally {
+            nb.release();
+        }
     }
 
     /**

@@ -41,7 +41,24 @@ public final class StructuralFieldReader implements FieldReader {
         this.md = md;
         this.field = field;
         collect(field);
-        this.nested = field.column() < 0 && io.javelin.encoding.arrow.NestedDirectAssembler.supportsField(field.arrow());
+        this.nested = field.column() < 0 && io.javelin.encoding.arrow.NestedDirectAssembler.supportsField(field.arrow())
+                && plainLeaves(field);
+    }
+
+    /** True if every leaf column under {@code f} is a plain leaf (no packed struct, no blob). */
+    private static boolean plainLeaves(LanceField f) {
+        if (f.column() >= 0) {
+            return !(f.arrow().getType() instanceof ArrowType.Struct) && !f.blob() && !f.packed();
+        }
+        if (f.children().isEmpty()) {
+            return false;
+        }
+        for (LanceField c : f.children()) {
+            if (!plainLeaves(c)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** A struct of leaves (no lists) whose leaf pages decode natively and batches assemble without copies. */
@@ -115,6 +132,7 @@ public final class StructuralFieldReader implements FieldReader {
         boolean top = field.column() >= 0;
         boolean direct = memory != null && DIRECT && (top || nested && NATIVE);
         RepDef rd = new RepDef(md.resource(), at, StructuralPages.layers(layout));
+        direct &= top || NativePages.flat(rd) || NativeLevels.supports(rd);
         if (direct && layout.hasFullZipLayout() && !buffers.isEmpty() && buffers.get(0).seg().isNative()
                 && (top || NativePages.flat(rd))) {
             DirectPage dp = fullZipDirect(layout.getFullZipLayout(), buffers.get(0), page.getLength(), leaf.kind, memory);
@@ -276,7 +294,7 @@ public final class StructuralFieldReader implements FieldReader {
             long to = ranges.get(0)[1];
             int p = firstPage(l, from);
             Object decoded = pages.apply(new PageRef(l.column, p));
-            if (decoded instanceof DirectPage dp && l.pageStarts[p + 1] >= to && to > from) {
+            if (decoded instanceof DirectPage dp && !dp.list() && l.pageStarts[p + 1] >= to && to > from) {
                 int v0 = (int) (from - l.pageStarts[p]);
                 int v1 = (int) (to - l.pageStarts[p]);
                 res.values.reserve(v1 - v0, dp.variable() ? dp.byteStart(v1) - dp.byteStart(v0) : 0);
@@ -316,13 +334,14 @@ public final class StructuralFieldReader implements FieldReader {
                 if (decoded instanceof DirectPage dp) {
                     // a batch straddling pages, or a whole-page take: copy the slice onto the general path
                     int f0 = (int) (row - pageStart);
-                    int f1 = (int) Math.min(r[1] - pageStart, dp.count());
+                    int f1 = (int) Math.min(r[1] - pageStart, dp.rows());
                     if (f1 <= f0) {
                         throw new CorruptFileException(md.resource(), -1, "No progress reading row " + row + " of column " + l.column);
                     }
                     RepDef rd = new RepDef(md.resource(), -1, layersOf(l, p));
-                    res.append(md.resource(), new LeafPage(md.resource(), rd, f1 - f0, f1 - f0, null, dp.defLevels(f0, f1),
-                            dp.slice(f0, f1)), 0, f1 - f0, rd);
+                    LeafPage lp = dp.list() ? NativeLevels.leafPage(md.resource(), dp, rd, f0, f1)
+                            : new LeafPage(md.resource(), rd, f1 - f0, f1 - f0, null, dp.defLevels(f0, f1), dp.slice(f0, f1));
+                    res.append(md.resource(), lp, 0, f1 - f0, rd);
                     row = pageStart + f1;
                     continue;
                 }
