@@ -53,6 +53,22 @@ public final class LanceFileReader implements AutoCloseable {
         }
     }
 
+    /** Reactor's context key for a subscriber-local onNextDropped hook ({@code Hooks.KEY_ON_NEXT_DROPPED}). */
+    private static final String ON_NEXT_DROPPED = "reactor.onNextDropped.local";
+
+    /** Adds an onNextDropped hook closing dropped pages; other values go to the hook already in place, if any. */
+    @SuppressWarnings("unchecked")
+    private static reactor.util.context.Context closeDroppedPages(reactor.util.context.Context ctx) {
+        java.util.function.Consumer<Object> outer = ctx.getOrDefault(ON_NEXT_DROPPED, null);
+        return ctx.put(ON_NEXT_DROPPED, (java.util.function.Consumer<Object>) o -> {
+            if (o instanceof Loaded || o instanceof io.javelin.encoding.arrow.DirectPage) {
+                closePage(o);
+            } else if (outer != null) {
+                outer.accept(o);
+            }
+        });
+    }
+
     /** Closes and forgets every page of a batch cache. */
     private static void clearPages(Map<PageRef, Object> cache) {
         for (PageRef k : List.copyOf(cache.keySet())) {
@@ -342,6 +358,9 @@ public final class LanceFileReader implements AutoCloseable {
                 // pages dropped by a cancel or error release their memory (then() below discards, too: not covered)
                 .doOnDiscard(Loaded.class, Loaded::close)
                 .doOnNext(l -> closePage(cache.put(l.ref(), l.page())))
+                // a page decoded just as the round fails reaches operators that already terminated: they drop it
+                // (no discard hook runs), so a subscriber-local onNextDropped hook closes it
+                .contextWrite(LanceFileReader::closeDroppedPages)
                 .then(Mono.defer(() -> loadRound(readers, ranges, cache, partial, false)));
     }
 
