@@ -377,6 +377,11 @@ public final class DirectPage implements AutoCloseable {
         return def;
     }
 
+    /** True once {@link #close()} ran (the page's own reference is gone). */
+    public boolean isClosed() {
+        return closed.get();
+    }
+
     @Override
     public void close() {
         if (closed.compareAndSet(false, true)) {

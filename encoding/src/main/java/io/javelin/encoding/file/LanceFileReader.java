@@ -53,20 +53,9 @@ public final class LanceFileReader implements AutoCloseable {
         }
     }
 
-    /** Reactor's context key for a subscriber-local onNextDropped hook ({@code Hooks.KEY_ON_NEXT_DROPPED}). */
-    private static final String ON_NEXT_DROPPED = "reactor.onNextDropped.local";
-
-    /** Adds an onNextDropped hook closing dropped pages; other values go to the hook already in place, if any. */
-    @SuppressWarnings("unchecked")
-    private static reactor.util.context.Context closeDroppedPages(reactor.util.context.Context ctx) {
-        java.util.function.Consumer<Object> outer = ctx.getOrDefault(ON_NEXT_DROPPED, null);
-        return ctx.put(ON_NEXT_DROPPED, (java.util.function.Consumer<Object>) o -> {
-            if (o instanceof Loaded || o instanceof io.javelin.encoding.arrow.DirectPage) {
-                closePage(o);
-            } else if (outer != null) {
-                outer.accept(o);
-            }
-        });
+    /** The owner of a scan's or take's decoded pages ({@link io.javelin.encoding.io.PageOwner}). */
+    private static io.javelin.encoding.io.PageOwner pageOwner() {
+        return new io.javelin.encoding.io.PageOwner(p -> p instanceof io.javelin.encoding.arrow.DirectPage d && d.isClosed());
     }
 
     /** Closes and forgets every page of a batch cache. */
@@ -235,6 +224,7 @@ public final class LanceFileReader implements AutoCloseable {
             return scanAhead(fields, readers, start, end, batchSize, (int) batches, allocator);
         }
         Map<PageRef, Object> cache = new java.util.concurrent.ConcurrentHashMap<>();
+        io.javelin.encoding.io.PageOwner owner = pageOwner();
         return Flux.fromStream(() -> java.util.stream.LongStream.range(0, batches).boxed())
                 .concatMap(b -> {
                     long s = start + b * batchSize;
@@ -242,7 +232,11 @@ public final class LanceFileReader implements AutoCloseable {
                     List<long[]> ranges = List.<long[]>of(new long[] {s, e});
                     return batch(fields, readers, ranges, cache, allocator, e - s, false);
                 }, 1)
-                .doFinally(sig -> clearPages(cache));
+                .doFinally(sig -> {
+                    clearPages(cache);
+                    owner.close();
+                })
+                .contextWrite(ctx -> ctx.put(io.javelin.encoding.io.PageOwner.CONTEXT_KEY, owner));
     }
 
     /** Batches of a scan planned up front for read-ahead; longer scans (tiny batches) load page by page. */
@@ -313,8 +307,13 @@ public final class LanceFileReader implements AutoCloseable {
         }
         return Mono.defer(() -> {
             Map<PageRef, Object> cache = new java.util.concurrent.ConcurrentHashMap<>();
+            io.javelin.encoding.io.PageOwner owner = pageOwner();
             return batch(fields, fields.stream().map(this::fieldReader).toList(), ranges, cache, allocator, indices.length, true)
-                    .doFinally(sig -> clearPages(cache));
+                    .doFinally(sig -> {
+                        clearPages(cache);
+                        owner.close();
+                    })
+                    .contextWrite(ctx -> ctx.put(io.javelin.encoding.io.PageOwner.CONTEXT_KEY, owner));
         });
     }
 
@@ -358,9 +357,6 @@ public final class LanceFileReader implements AutoCloseable {
                 // pages dropped by a cancel or error release their memory (then() below discards, too: not covered)
                 .doOnDiscard(Loaded.class, Loaded::close)
                 .doOnNext(l -> closePage(cache.put(l.ref(), l.page())))
-                // a page decoded just as the round fails reaches operators that already terminated: they drop it
-                // (no discard hook runs), so a subscriber-local onNextDropped hook closes it
-                .contextWrite(LanceFileReader::closeDroppedPages)
                 .then(Mono.defer(() -> loadRound(readers, ranges, cache, partial, false)));
     }
 
@@ -402,7 +398,14 @@ public final class LanceFileReader implements AutoCloseable {
             want.add(new long[] {page.getBufferOffsets(b), page.getBufferSizes(b)});
         }
         // CancelSafe.mapOn, not publishOn(...).map(...): Mono.publishOn drops (leaks) the pages on a cancel
-        return mapEof(metadata.resource(), source.readAll(want, page.getPriority()))
+        return Mono.deferContextual(ctx -> loadPage(ref, reader, want, page.getPriority(),
+                ctx.getOrDefault(io.javelin.encoding.io.PageOwner.CONTEXT_KEY, null)));
+    }
+
+    private Mono<Object> loadPage(PageRef ref, FieldReader reader, List<long[]> want, long priority,
+                                  io.javelin.encoding.io.PageOwner owner) {
+        var page = metadata.columns().get(ref.column()).getPages(ref.page());
+        return mapEof(metadata.resource(), source.readAll(want, priority))
                 .flatMap(read -> io.javelin.encoding.io.CancelSafe.transformOn(Schedulers.parallel(), read,
                         ranges -> ranges.forEach(ByteRange::close), ranges -> {
                             // the decoded page may keep the read buffers (zero-copy): they go with the last reference
@@ -413,8 +416,12 @@ public final class LanceFileReader implements AutoCloseable {
                                 for (ByteRange r : ranges) {
                                     bufs.add(Buf.of(metadata.resource(), r));
                                 }
-                                return guard(metadata.resource(), page.getBufferOffsetsCount() > 0 ? page.getBufferOffsets(0)
+                                Object decoded = guard(metadata.resource(), page.getBufferOffsetsCount() > 0 ? page.getBufferOffsets(0)
                                         : metadata.cmoPositions()[ref.column()], () -> reader.decodePage(ref, bufs, mem));
+                                if (owner != null) {
+                                    owner.adopt(decoded); // closed with the scan even if Reactor strands it
+                                }
+                                return decoded;
                             } finally {
                                 mem.release();
                             }
