@@ -209,6 +209,32 @@ class NestedNativeScanTest {
         }
     }
 
+    @Test
+    void corruptNestedPagesFailWithCorruptFileExceptionAndReleaseEverything() throws Exception {
+        try (BufferAllocator a = new RootAllocator(); LocalObjectStore store = new LocalObjectStore(dir, 2)) {
+            write(store, "c.lance", LanceFileVersion.V2_2, a);
+            byte[] b = java.nio.file.Files.readAllBytes(dir.resolve("c.lance"));
+            long cms = java.nio.ByteBuffer.wrap(b).order(java.nio.ByteOrder.LITTLE_ENDIAN).getLong(b.length - 40);
+            java.util.Random rnd = new java.util.Random(17);
+            int failed = 0;
+            for (int i = 0; i < 40; i++) {
+                byte[] x = b.clone();
+                for (int k = 1 + rnd.nextInt(12); k > 0; k--) {
+                    x[rnd.nextInt((int) cms)] = (byte) rnd.nextInt(256);
+                }
+                try (LanceFileReader r = LanceFileReader.open(new io.javelin.encoding.io.MemorySource("bad-" + i, x)).block()) {
+                    r.scan(new LanceFileReader.ScanOptions(List.of("st", "deep", "b", "li", "ls", "lst", "sl", "m"), 0, ROWS, 700), a)
+                            .doOnNext(VectorSchemaRoot::close).blockLast();
+                } catch (io.javelin.encoding.CorruptFileException e) {
+                    assertThat(e.getMessage()).contains("bad-" + i);
+                    failed++;
+                }
+            }
+            assertThat(failed).as("corrupt files detected").isPositive();
+            assertThat(a.getAllocatedMemory()).isZero();
+        }
+    }
+
     private static long firstPageRows(LanceFileReader r, LanceField f) {
         LanceField leaf = f;
         while (leaf.column() < 0) {
