@@ -209,6 +209,54 @@ class NestedNativeScanTest {
         }
     }
 
+    /** Several row ranges (the general path) over native pages read the same rows as over heap pages. */
+    @Test
+    void generalPathOverNativePagesEqualsTheHeapPages() throws Exception {
+        try (BufferAllocator a = new RootAllocator(); LocalObjectStore store = new LocalObjectStore(dir, 2)) {
+            write(store, "g.lance", LanceFileVersion.V2_2, a);
+            byte[] file = java.nio.file.Files.readAllBytes(dir.resolve("g.lance"));
+            try (LanceFileReader r = LanceFileReader.open(new ObjectStoreSource(store, "g.lance")).block()) {
+                List<long[]> ranges = List.of(new long[] {3, 40}, new long[] {45, 46}, new long[] {61, 1500}, new long[] {2990, 3003});
+                for (LanceField field : r.metadata().fields()) {
+                    var fr = new StructuralFieldReader(r.metadata(), field);
+                    Map<PageRef, Object> nativePages = new HashMap<>();
+                    Map<PageRef, Object> heapPages = new HashMap<>();
+                    try {
+                        for (PageRef ref : fr.pagesFor(ranges)) {
+                            nativePages.put(ref, decode(r, fr, ref, file));
+                            heapPages.put(ref, decodeHeap(r, fr, ref, file));
+                        }
+                        List<Object> got = new ArrayList<>();
+                        List<Object> want = new ArrayList<>();
+                        for (var pair : List.of(Map.entry(nativePages, got), Map.entry(heapPages, want))) {
+                            var node = fr.assemble(ranges, pair.getKey()::get);
+                            try (FieldVector v = io.javelin.encoding.arrow.ArrowAssembler.toVector(field.arrow(), node, a)) {
+                                pair.getValue().add(v.getNullCount());
+                                for (int i = 0; i < v.getValueCount(); i++) {
+                                    pair.getValue().add(TestBatches.normalize(v.getObject(i)));
+                                }
+                            }
+                        }
+                        assertThat(got).as(field.name()).isEqualTo(want);
+                    } finally {
+                        nativePages.values().forEach(LanceFileReader::closePage);
+                    }
+                }
+            }
+            assertThat(a.getAllocatedMemory()).isZero();
+        }
+    }
+
+    private static Object decodeHeap(LanceFileReader r, StructuralFieldReader fr, PageRef ref, byte[] file) {
+        var page = r.metadata().columns().get(ref.column()).getPages(ref.page());
+        List<io.javelin.encoding.io.Buf> bufs = new ArrayList<>();
+        for (int b = 0; b < page.getBufferOffsetsCount(); b++) {
+            bufs.add(io.javelin.encoding.io.Buf.ofArray("z", page.getBufferOffsets(b), java.util.Arrays.copyOfRange(file,
+                    (int) page.getBufferOffsets(b), (int) (page.getBufferOffsets(b) + page.getBufferSizes(b)))));
+        }
+        return fr.decodePage(ref, bufs); // no shared memory: the heap path
+    }
+
     @Test
     void corruptNestedPagesFailWithCorruptFileExceptionAndReleaseEverything() throws Exception {
         try (BufferAllocator a = new RootAllocator(); LocalObjectStore store = new LocalObjectStore(dir, 2)) {
