@@ -61,7 +61,10 @@ public final class StructuralFieldReader implements FieldReader {
         return true;
     }
 
-    /** A struct of leaves (no lists) whose leaf pages decode natively and batches assemble without copies. */
+    /**
+     * A nested field (structs, at most one list per path, plain leaves) whose leaf pages decode natively
+     * (with native decode on) and whose scan batches assemble without copies.
+     */
     private final boolean nested;
 
     private void collect(LanceField f) {
@@ -118,10 +121,12 @@ public final class StructuralFieldReader implements FieldReader {
     }
 
     /**
-     * Pages of a top-level leaf without nulls become {@link DirectPage}s (native memory in Arrow layout): a
-     * full-zip page of fixed-width values without control words is its read buffer itself (a reference on
-     * {@code memory} is kept, no copy); other such pages are decoded and copied off-heap once, so that scan
-     * batches wrap slices of them instead of copying per batch.
+     * Pages of top-level leaves (and, with native decode on, of the leaves of nested fields this class
+     * assembles directly) become {@link DirectPage}s (native memory in Arrow layout, with per-layer validity
+     * and list row offsets for nested leaves): a full-zip page of fixed-width values without control words is
+     * its read buffer itself (a reference on {@code memory} is kept, no copy); other pages decode into native
+     * memory ({@link NativePages}, {@link NativeLevels}) or are decoded on the heap and copied off-heap once,
+     * so that scan batches wrap slices of them instead of copying per batch.
      */
     @Override
     public Object decodePage(PageRef ref, List<Buf> buffers, SharedMemory memory) {
@@ -208,7 +213,7 @@ public final class StructuralFieldReader implements FieldReader {
         return DirectAssembler.toVector(field.arrow(), l.pageStarts, p -> pages.apply(new PageRef(l.column, p)), from, to, allocator);
     }
 
-    /** A struct batch from the native pages of its leaves, or null when a page under the range is not native. */
+    /** A nested batch from the native pages of its leaves, or null when a page under the range is not native. */
     private org.apache.arrow.vector.FieldVector assembleNested(long from, long to, Function<PageRef, Object> pages,
                                                               org.apache.arrow.memory.BufferAllocator allocator) {
         if (to <= from) {
