@@ -275,7 +275,8 @@ public final class DirectAssembler {
         if (pages.size() == 1) {
             DirectPage p = pages.get(0);
             MemorySegment v = p.layerValidity(layer);
-            if (v != null && (from[0] & 7) == 0 && ((to[0] - from[0]) % 8 == 0 || to[0] == p.count())) {
+            int end = p.list() && layer >= p.listLayer() ? p.rows() : p.count(); // row layers of a list page count rows
+            if (v != null && (from[0] & 7) == 0 && ((to[0] - from[0]) % 8 == 0 || to[0] == end)) {
                 return p.wrap(allocator, v, from[0] >>> 3, Bits.bytesFor(to[0] - from[0]));
             }
         }

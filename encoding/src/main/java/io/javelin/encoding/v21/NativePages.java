@@ -216,6 +216,9 @@ final class NativePages {
      */
     static DirectPage fullZip(String resource, long at, io.javelin.encoding.pb.v21.FullZipLayout fz, List<Buf> bufs, int numRows,
                               LeafKind kind, RepDef rd) {
+        if (!flat(rd) && NativeLevels.supports(rd) && fz.getBitsRep() > 0 && !bufs.isEmpty()) {
+            return fullZipList(resource, at, fz, bufs.get(0), numRows, kind, rd);
+        }
         if (!flat(rd) || fz.getBitsRep() != 0 || bufs.isEmpty() || Integer.toUnsignedLong(fz.getNumItems()) != numRows) {
             return null;
         }
@@ -318,6 +321,125 @@ final class NativePages {
                 layers.add(data, defs, 0);
             }
             return Layers.attach(out.page(numRows, kind, layers == null ? null : layers.validity(0), nb), layers, rd);
+        } catch (KernelInputException e) {
+            throw new CorruptFileException(resource, at, "Bad full-zip values: " + e.getMessage(), e);
+        } finally {
+            nb.release();
+        }
+    }
+
+    /**
+     * A full-zip page of a leaf under one list: per level a control word (rep, def) and, for a visible level,
+     * the value (fixed width: always; strings: a length and bytes when the item is valid). Values go to their
+     * item index in native memory; the levels are unravelled by {@link NativeLevels}. Null for shapes left
+     * to the heap path.
+     */
+    private static DirectPage fullZipList(String resource, long at, io.javelin.encoding.pb.v21.FullZipLayout fz, Buf data, int numRows,
+                                          LeafKind kind, RepDef rd) {
+        int bitsRep = fz.getBitsRep();
+        int bitsDef = fz.getBitsDef();
+        long numLevels = Integer.toUnsignedLong(fz.getNumItems());
+        long numItems = Integer.toUnsignedLong(fz.getNumVisibleItems());
+        if (bitsDef < 0 || bitsRep + bitsDef > 16 || numLevels > Compressions.MAX_VALUES || numItems > numLevels) {
+            return null;
+        }
+        int ctrlW = bitsRep + bitsDef <= 8 ? 1 : 2;
+        long defMask = (1L << bitsDef) - 1;
+        CompressiveEncoding vc = fz.getValueCompression();
+        boolean fixed = fz.getDetailsCase() == io.javelin.encoding.pb.v21.FullZipLayout.DetailsCase.BITS_PER_VALUE;
+        FsstSymbolTable table = null;
+        int ow = 0;
+        if (fixed) {
+            boolean plain = vc.getCompressionCase() == CompressiveEncoding.CompressionCase.FLAT
+                    || vc.getCompressionCase() == CompressiveEncoding.CompressionCase.FIXED_SIZE_LIST && !Compressions.hasItemValidity(vc);
+            if (!plain || kind.variable() || kind.bitsPerValue() % 8 != 0 || kind.bitsPerValue() <= 0
+                    || fz.getBitsPerValue() != kind.bitsPerValue()) {
+                return null;
+            }
+        } else {
+            long ob = fz.getBitsPerOffset();
+            if (!kind.variable() || ob != 32 && ob != 64) {
+                return null;
+            }
+            ow = (int) ob / 8;
+            if (vc.getCompressionCase() == CompressiveEncoding.CompressionCase.FSST
+                    && vc.getFsst().getValues().getCompressionCase() == CompressiveEncoding.CompressionCase.VARIABLE) {
+                table = Codecs.fsstTable(data, vc.getFsst().getSymbolTable());
+            } else if (vc.getCompressionCase() != CompressiveEncoding.CompressionCase.VARIABLE) {
+                return null;
+            }
+        }
+        int levelsN = (int) numLevels;
+        int items = (int) numItems;
+        DirectPage.NativeBuffers nb = new DirectPage.NativeBuffers("page");
+        try {
+            short[] rep = new short[levelsN];
+            short[] def = bitsDef > 0 ? new short[levelsN] : null;
+            int w = fixed ? kind.bitsPerValue() / 8 : 0;
+            MemorySegment fixedOut = fixed ? nb.allocate((long) items * w) : null;
+            VarOut varOut = fixed ? null : new VarOut(nb, items, data.size());
+            MemorySegment seg = data.seg();
+            long size = data.size();
+            long pos = 0;
+            int item = 0;
+            int maxVisible = rd.maxVisibleDef;
+            for (int i = 0; i < levelsN; i++) {
+                long cw = data.uint(pos, ctrlW);
+                pos += ctrlW;
+                int d = (int) (cw & defMask);
+                rep[i] = (short) (cw >>> bitsDef);
+                if (def != null) {
+                    def[i] = (short) d;
+                }
+                if (d > maxVisible) {
+                    continue; // a null or empty list: no value
+                }
+                if (item >= items) {
+                    throw data.corrupt(pos, "Full-zip page has more than " + items + " visible items");
+                }
+                if (fixed) {
+                    if (pos > size - w) {
+                        data.check(pos, w);
+                    }
+                    MemorySegment.copy(seg, pos, fixedOut, (long) item * w, w);
+                    pos += w;
+                } else {
+                    if (d == 0) {
+                        long len = data.uint(pos, ow);
+                        pos += ow;
+                        if (len < 0 || len > size - pos) {
+                            throw data.corrupt(pos - ow, "Value length " + len + " past the page");
+                        }
+                        if (table == null) {
+                            varOut.ensure(len);
+                            MemorySegment.copy(seg, pos, varOut.data, varOut.size, len);
+                            varOut.size += len;
+                        } else {
+                            long max = table.maxDecodedLength(len);
+                            varOut.ensure(max);
+                            try {
+                                varOut.size += table.decode(seg, pos, len, varOut.data, varOut.size, max);
+                            } catch (CodecException e) {
+                                throw data.corrupt(pos + Math.max(0, e.offset() - pos), "Bad FSST data: " + e.getMessage());
+                            }
+                        }
+                        pos += len;
+                    }
+                    varOut.offsets.setAtIndex(LONG_LE, item + 1, varOut.size);
+                }
+                item++;
+            }
+            if (item != items) {
+                throw data.corrupt(0, "Full-zip page has " + item + " visible items, not " + items);
+            }
+            NativeLevels levels = new NativeLevels(nb, rd, numRows, items);
+            if (levels.add(data, rep, def, levelsN) != items) {
+                throw data.corrupt(0, "Full-zip levels disagree with the visible items");
+            }
+            DirectPage page = fixed
+                    ? DirectPage.fixed(items, kind.bitsPerValue(), kind.itemsPerValue(), fixedOut, levels.itemValidity(), nb.shared())
+                    : varOut.page(items, kind, levels.itemValidity(), nb);
+            return levels.attach(resource, at, page);
         } catch (KernelInputException e) {
             throw new CorruptFileException(resource, at, "Bad full-zip values: " + e.getMessage(), e);
         } finally {

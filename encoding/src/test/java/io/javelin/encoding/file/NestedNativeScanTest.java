@@ -69,6 +69,9 @@ class NestedNativeScanTest {
             f("lb", ArrowType.List.INSTANCE, true, f("item", ArrowType.Bool.INSTANCE, true)),
             f("lv", ArrowType.List.INSTANCE, true, f("item", new ArrowType.FixedSizeList(2), true,
                     f("item", new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE), false))),
+            // 256-byte items: full-zip list pages
+            f("lz", ArrowType.List.INSTANCE, true, f("item", new ArrowType.FixedSizeList(64), true,
+                    f("item", new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE), false))),
             f("lst", ArrowType.List.INSTANCE, true, f("item", ArrowType.Struct.INSTANCE, true,
                     f("x", new ArrowType.Int(16, true), true),
                     f("s", ArrowType.LargeUtf8.INSTANCE, true))),
@@ -143,6 +146,10 @@ class NestedNativeScanTest {
                 try (LanceFileReader r = LanceFileReader.open(new ObjectStoreSource(store, name)).block()) {
                     assertThat(r.metadata().columns().get(1).getPagesCount()).as("bool pages").isGreaterThan(1);
                     assertThat(r.metadata().columns().get(4).getPagesCount()).as("string pages").isGreaterThan(2);
+                    LanceField lz = r.metadata().fields().stream().filter(x -> x.name().equals("lz")).findFirst().orElseThrow();
+                    var lzPage = r.metadata().columns().get(lz.children().get(0).column()).getPages(0);
+                    assertThat(io.javelin.encoding.file.PageEncodings.pageLayout("x", 0, lzPage.getEncoding()).hasFullZipLayout())
+                            .as("full-zip list page").isTrue();
                     List<Object> whole = rows(r, LanceFileReader.ScanOptions.all(ROWS), a, true);
                     // batches of 1000 rows: laid out as the written batches
                     assertThat(rows(r, LanceFileReader.ScanOptions.all(1000), a, true).stream()
@@ -188,7 +195,7 @@ class NestedNativeScanTest {
             try (LanceFileReader r = LanceFileReader.open(new ObjectStoreSource(store, "z.lance")).block()) {
                 Map<PageRef, Object> pages = new HashMap<>();
                 try {
-                    for (String name : new String[] {"b", "bn", "st", "deep", "nn", "li", "lf", "ls", "ll", "lst", "sl", "m"}) {
+                    for (String name : new String[] {"b", "bn", "st", "deep", "nn", "li", "lf", "ls", "ll", "lz", "lst", "sl", "m"}) {
                         LanceField field = r.metadata().fields().stream().filter(x -> x.name().equals(name)).findFirst().orElseThrow();
                         var fr = new StructuralFieldReader(r.metadata(), field);
                         long end = Math.min(64, firstPageRows(r, field));
