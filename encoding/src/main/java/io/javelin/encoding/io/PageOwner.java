@@ -18,6 +18,7 @@ public final class PageOwner implements AutoCloseable {
     private final Set<AutoCloseable> live = ConcurrentHashMap.newKeySet();
     private final java.util.function.Predicate<AutoCloseable> released;
     private volatile boolean closed;
+    private volatile int pruneAt = 1024;
 
     /** {@code released}: whether a page already gave its memory back (it is then forgotten). */
     public PageOwner(java.util.function.Predicate<AutoCloseable> released) {
@@ -28,8 +29,13 @@ public final class PageOwner implements AutoCloseable {
         if (!(page instanceof AutoCloseable c)) {
             return;
         }
-        if (live.size() >= 1024) {
-            live.removeIf(released);
+        if (live.size() >= pruneAt) {
+            synchronized (this) {
+                if (live.size() >= pruneAt) {
+                    live.removeIf(released);
+                    pruneAt = Math.max(1024, 2 * live.size()); // pages still open: amortized, not once per page
+                }
+            }
         }
         live.add(c);
         if (closed && live.remove(c)) {
