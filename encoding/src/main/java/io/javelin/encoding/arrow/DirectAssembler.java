@@ -34,8 +34,11 @@ public final class DirectAssembler {
         return kind(field, page) != null;
     }
 
-    private static String kind(Field field, DirectPage page) {
+    static String kind(Field field, DirectPage page) {
         var t = field.getType();
+        if (page.bitmap()) {
+            return t instanceof org.apache.arrow.vector.types.pojo.ArrowType.Bool ? "bool" : null;
+        }
         if (page.variable()) {
             return t instanceof org.apache.arrow.vector.types.pojo.ArrowType.Utf8
                     || t instanceof org.apache.arrow.vector.types.pojo.ArrowType.Binary ? "var32"
@@ -105,6 +108,9 @@ public final class DirectAssembler {
     /** True if pages of {@code field} (a top-level leaf) can become {@link DirectPage}s that this class assembles. */
     public static boolean supportsField(Field field) {
         var t = field.getType();
+        if (t instanceof org.apache.arrow.vector.types.pojo.ArrowType.Bool) {
+            return true;
+        }
         if (t instanceof org.apache.arrow.vector.types.pojo.ArrowType.Utf8 || t instanceof org.apache.arrow.vector.types.pojo.ArrowType.Binary
                 || t instanceof org.apache.arrow.vector.types.pojo.ArrowType.LargeUtf8
                 || t instanceof org.apache.arrow.vector.types.pojo.ArrowType.LargeBinary) {
@@ -127,8 +133,23 @@ public final class DirectAssembler {
      * are copied once, natively, into new buffers.
      */
     public static FieldVector toVector(Field field, List<DirectPage> pages, int[] from, int[] to, BufferAllocator allocator) {
+        String kind = check(field, pages, from, to);
+        if (kind == null) {
+            return null;
+        }
+        FieldVector v = field.createVector(allocator);
+        try {
+            load(v, kind, pages, from, to, allocator);
+            return v;
+        } catch (RuntimeException | Error e) {
+            v.close();
+            throw e;
+        }
+    }
+
+    /** The common kind of the page/field pairs of one leaf's slices, or null when one needs the general path. */
+    static String check(Field field, List<DirectPage> pages, int[] from, int[] to) {
         String kind = null;
-        int n = 0;
         for (int i = 0; i < pages.size(); i++) {
             DirectPage p = pages.get(i);
             String k = kind(field, p);
@@ -136,21 +157,25 @@ public final class DirectAssembler {
                 return null;
             }
             kind = k;
+        }
+        return kind;
+    }
+
+    /** Loads the rows {@code [from[i], to[i])} of the pages (of {@link #check}ed {@code kind}) into {@code v}. */
+    static void load(FieldVector v, String kind, List<DirectPage> pages, int[] from, int[] to, BufferAllocator allocator) {
+        int n = 0;
+        for (int i = 0; i < pages.size(); i++) {
             n = Math.addExact(n, to[i] - from[i]);
         }
-        if (kind == null) {
-            return null;
-        }
-        FieldVector v = field.createVector(allocator);
         FieldVector target = v;
         if (kind.equals("fsl")) {
             target = ((FixedSizeListVector) v).getDataVector();
         }
         boolean variable = kind.startsWith("var");
+        boolean bool = kind.equals("bool");
         if (variable ? !(v instanceof BaseVariableWidthVector) && !(v instanceof BaseLargeVariableWidthVector)
-                : !(target instanceof BaseFixedWidthVector) || target instanceof BitVector) {
-            v.close();
-            return null;
+                : bool ? !(v instanceof BitVector) : !(target instanceof BaseFixedWidthVector) || target instanceof BitVector) {
+            throw new IllegalStateException("vector " + v.getClass().getSimpleName() + " for " + kind + " pages");
         }
         ArrowBuf validity = null;
         ArrowBuf offsets = null;
@@ -160,8 +185,10 @@ public final class DirectAssembler {
             for (int i = 0; i < pages.size(); i++) {
                 nulls += pages.get(i).nullCount(from[i], to[i]);
             }
-            validity = nulls == 0 ? allocator.getEmpty() : validity(pages, from, to, n, allocator);
-            if (pages.size() == 1) {
+            validity = nulls == 0 ? allocator.getEmpty() : validity(pages, from, to, 0, allocator);
+            if (bool) {
+                data = bits(pages, from, to, n, allocator);
+            } else if (pages.size() == 1) {
                 DirectPage p = pages.get(0);
                 long b0 = p.byteStart(from[0]);
                 long b1 = p.byteStart(to[0]);
@@ -222,14 +249,12 @@ public final class DirectAssembler {
                 validity = data = null;
                 load(v, n, nulls, bufs);
             }
-            return v;
         } catch (RuntimeException | Error e) {
             for (ArrowBuf b : new ArrowBuf[] {validity, offsets, data}) {
                 if (b != null) {
                     b.close();
                 }
             }
-            v.close();
             throw e;
         }
     }
@@ -242,11 +267,17 @@ public final class DirectAssembler {
      * The batch's validity: a slice of the page bitmap wrapped when it is byte-aligned and ends at a byte or
      * the page's end (so no bits of other rows are visible); otherwise the bits are copied.
      */
-    private static ArrowBuf validity(List<DirectPage> pages, int[] from, int[] to, int n, BufferAllocator allocator) {
+    static ArrowBuf validity(List<DirectPage> pages, int[] from, int[] to, int layer, BufferAllocator allocator) {
+        int n = 0;
+        for (int i = 0; i < pages.size(); i++) {
+            n += to[i] - from[i];
+        }
         if (pages.size() == 1) {
             DirectPage p = pages.get(0);
-            if (p.validity() != null && (from[0] & 7) == 0 && ((to[0] - from[0]) % 8 == 0 || to[0] == p.count())) {
-                return p.wrap(allocator, p.validity(), from[0] >>> 3, Bits.bytesFor(to[0] - from[0]));
+            MemorySegment v = p.layerValidity(layer);
+            int end = p.list() && layer >= p.listLayer() ? p.rows() : p.count(); // row layers of a list page count rows
+            if (v != null && (from[0] & 7) == 0 && ((to[0] - from[0]) % 8 == 0 || to[0] == end)) {
+                return p.wrap(allocator, v, from[0] >>> 3, Bits.bytesFor(to[0] - from[0]));
             }
         }
         int bytes = Bits.bytesFor(n);
@@ -259,10 +290,10 @@ public final class DirectAssembler {
             for (int i = 0; i < pages.size(); i++) {
                 DirectPage p = pages.get(i);
                 int m = to[i] - from[i];
-                if (p.validity() == null) {
+                if (p.layerValidity(layer) == null) {
                     k.fillBits(dst, at, m, true);
                 } else {
-                    k.copyBits(p.validity(), from[i], dst, at, m);
+                    k.copyBits(p.layerValidity(layer), from[i], dst, at, m);
                 }
                 at += m;
             }
@@ -273,8 +304,36 @@ public final class DirectAssembler {
         }
     }
 
+    /**
+     * Boolean values: the page's bitmap wrapped when the rows start on a byte and end on one (or at the
+     * page's end, whose trailing bits are clear), else the bits are copied (shifted) into a new buffer.
+     */
+    private static ArrowBuf bits(List<DirectPage> pages, int[] from, int[] to, int n, BufferAllocator allocator) {
+        if (pages.size() == 1) {
+            DirectPage p = pages.get(0);
+            if ((from[0] & 7) == 0 && ((to[0] - from[0]) % 8 == 0 || to[0] == p.count())) {
+                return p.wrap(allocator, p.data(), from[0] >>> 3, Bits.bytesFor(to[0] - from[0]));
+            }
+        }
+        int bytes = Bits.bytesFor(n);
+        ArrowBuf b = allocator.buffer(Math.max(bytes, 1));
+        try {
+            b.setZero(0, b.capacity());
+            MemorySegment dst = segment(b, Math.max(bytes, 1));
+            long at = 0;
+            for (int i = 0; i < pages.size(); i++) {
+                Kernels.get().copyBits(pages.get(i).data(), from[i], dst, at, to[i] - from[i]);
+                at += to[i] - from[i];
+            }
+            return b;
+        } catch (RuntimeException | Error e) {
+            b.close();
+            throw e;
+        }
+    }
+
     /** Loads the buffers (the vector retains them) and drops the caller's references. */
-    private static void load(FieldVector v, int length, long nulls, ArrowBuf... bufs) {
+    static void load(FieldVector v, int length, long nulls, ArrowBuf... bufs) {
         try {
             v.loadFieldBuffers(new ArrowFieldNode(length, nulls), List.of(bufs));
         } finally {

@@ -31,13 +31,18 @@ public final class DirectPage implements AutoCloseable {
     private final MemorySegment validity;
     private final SharedMemory memory;
     private final AtomicBoolean closed = new AtomicBoolean();
+    /** Validity of the enclosing struct layers (index = rep/def layer, 0 unused; null entry = all valid). */
+    private MemorySegment[] outer = new MemorySegment[1];
+    /** Per layer, the definition level that makes it null (for rebuilding levels on the general path). */
+    private int[] nullDef = {1};
 
     private DirectPage(int count, int bitsPerValue, int itemsPerValue, MemorySegment offsets, MemorySegment data,
                        MemorySegment validity, SharedMemory memory) {
         if (!data.isNative() || offsets != null && !offsets.isNative() || validity != null && !validity.isNative()) {
             throw new IllegalArgumentException("direct pages need native memory");
         }
-        if (offsets != null && offsets.byteSize() < 8L * (count + 1) || validity != null && validity.byteSize() < Bits.bytesFor(count)) {
+        if (offsets != null && offsets.byteSize() < 8L * (count + 1) || validity != null && validity.byteSize() < Bits.bytesFor(count)
+                || bitsPerValue == 1 && data.byteSize() < Bits.bytesFor(count)) {
             throw new IllegalArgumentException("offsets or validity too short for " + count + " values");
         }
         this.count = count;
@@ -67,6 +72,107 @@ public final class DirectPage implements AutoCloseable {
     }
 
     /**
+     * {@code count} booleans as an LSB-first bitmap ({@code data}, bits past {@code count} clear) with a
+     * validity bitmap (null = all valid); takes a reference on {@code memory}.
+     */
+    public static DirectPage bits(int count, MemorySegment data, MemorySegment validity, SharedMemory memory) {
+        return new DirectPage(count, 1, 1, null, data, validity, memory.retain());
+    }
+
+    /**
+     * Adds the validity of the struct layers around the leaf (a page of a leaf inside structs without lists):
+     * {@code layers[k]} is the bitmap of rep/def layer k (k >= 1, 0 = this page's own validity, ignored; null =
+     * every row valid), {@code nullDef[k]} the definition level at which layer k becomes null. The bitmaps must
+     * lie in this page's memory. Called by the decoder before the page is published.
+     */
+    public DirectPage withLayers(MemorySegment[] layers, int[] nullDef) {
+        if (layers.length != nullDef.length || layers.length < 1) {
+            throw new IllegalArgumentException("layers and levels disagree");
+        }
+        for (int k = 1; k < layers.length; k++) {
+            int n = rowOffsets != null && k >= listLayer ? rows : count;
+            if (layers[k] != null && (!layers[k].isNative() || layers[k].byteSize() < Bits.bytesFor(n))) {
+                throw new IllegalArgumentException("layer " + k + " validity too short for " + n + " rows");
+            }
+        }
+        this.outer = layers.clone();
+        this.nullDef = nullDef.clone();
+        return this;
+    }
+
+    /** List pages: rows of the page, their int64 item offsets ({@code rows + 1}), and the list's layer. */
+    private int rows = -1;
+    private MemorySegment rowOffsets;
+    private int listLayer;
+
+    /**
+     * Makes this a page of a leaf under one list: the values and layers below {@code listLayer} are per item
+     * ({@link #count()} items), the list's and outer layers' validity per row; {@code rowOffsets} holds
+     * {@code rows + 1} native little-endian int64 item offsets (from 0). Called by the decoder before the page
+     * is published, with the validity of every layer ({@link #withLayers}).
+     */
+    public DirectPage withList(int rows, MemorySegment rowOffsets, int listLayer, MemorySegment[] layers, int[] nullDef) {
+        if (!rowOffsets.isNative() || rowOffsets.byteSize() < 8L * (rows + 1) || listLayer < 1 || listLayer >= layers.length) {
+            throw new IllegalArgumentException("bad list of " + rows + " rows at layer " + listLayer);
+        }
+        this.rows = rows;
+        this.rowOffsets = rowOffsets;
+        this.listLayer = listLayer;
+        return withLayers(layers, nullDef);
+    }
+
+    /** True for a page of a leaf under a list ({@link #withList}). */
+    public boolean list() {
+        return rowOffsets != null;
+    }
+
+    /** Rows of the page: {@link #count()} unless this is a list page. */
+    public int rows() {
+        return rowOffsets == null ? count : rows;
+    }
+
+    /** The layer of the list (list pages only); layers below it are per item, it and those above per row. */
+    public int listLayer() {
+        return listLayer;
+    }
+
+    /** First item of row {@code row} (list pages; {@code rows()} gives the item count). */
+    public long rowOffset(int row) {
+        return rowOffsets.getAtIndex(LONG_LE, row);
+    }
+
+    /** The native int64 item offsets of the rows (list pages only). */
+    public MemorySegment rowOffsets() {
+        return rowOffsets;
+    }
+
+    /** Definition level at which layer {@code k} becomes null. */
+    public int nullDef(int k) {
+        return nullDef[k];
+    }
+
+    /** Rep/def layers this page carries validity for (1 for a top-level leaf). */
+    public int numLayers() {
+        return outer.length;
+    }
+
+    /** Validity of rep/def layer {@code k} (0 = the values' own), or null when every row is valid there. */
+    public MemorySegment layerValidity(int k) {
+        return k == 0 ? validity : outer[k];
+    }
+
+    /** Nulls of layer {@code k} among rows {@code [from, to)}. */
+    public long nullCount(int k, int from, int to) {
+        MemorySegment v = layerValidity(k);
+        return v == null || to <= from ? 0 : (to - from) - Kernels.get().countSetBits(v, from, to - from);
+    }
+
+    /** True for a page of booleans (an LSB-first bitmap of values). */
+    public boolean bitmap() {
+        return bitsPerValue == 1;
+    }
+
+    /**
      * Variable-width values: {@code offsets} ({@code count + 1} native little-endian int64, from 0) into
      * {@code data}; validity may be null; takes a reference on {@code memory}.
      */
@@ -80,40 +186,74 @@ public final class DirectPage implements AutoCloseable {
      * (heap, LSB first, null = all valid) is copied too.
      */
     public static DirectPage copyOf(Values v, byte[] validity, String label) {
+        return copyOf(v, new byte[][] {validity}, new int[] {1}, label);
+    }
+
+    /**
+     * As {@link #copyOf(Values, byte[], String)} for a leaf inside structs: {@code layers[k]} is the heap
+     * validity of rep/def layer k (0 = the values', null = all valid), {@code nullDef[k]} its null level.
+     */
+    public static DirectPage copyOf(Values v, byte[][] layers, int[] nullDef, String label) {
         int n = v.count();
         NativeBuffers bufs = new NativeBuffers(label);
         try {
-            MemorySegment valid = null;
-            if (validity != null) {
-                valid = bufs.allocate(Bits.bytesFor(n));
-                MemorySegment.copy(MemorySegment.ofArray(validity), 0, valid, 0, valid.byteSize());
-                if ((n & 7) != 0) { // bits past the count stay clear: a batch ending at the page's end wraps this byte
-                    long last = valid.byteSize() - 1;
-                    valid.set(ValueLayout.JAVA_BYTE, last, (byte) (valid.get(ValueLayout.JAVA_BYTE, last) & ((1 << (n & 7)) - 1)));
+            MemorySegment[] native_ = new MemorySegment[layers.length];
+            for (int k = 0; k < layers.length; k++) {
+                if (layers[k] != null) {
+                    native_[k] = bitmapCopy(bufs, layers[k], n);
                 }
             }
-            DirectPage page;
-            if (v instanceof Values.Var var) {
-                long size = var.offsets()[n] - var.offsets()[0];
-                MemorySegment off = bufs.allocate(8L * (n + 1));
-                MemorySegment data = bufs.allocate(Math.max(size, 1)).asSlice(0, size);
-                MemorySegment.copy(MemorySegment.ofArray(var.data()), var.offsets()[0], data, 0, size);
-                long base = var.offsets()[0];
-                for (int i = 0; i <= n; i++) {
-                    off.setAtIndex(LONG_LE, i, var.offsets()[i] - base);
+            MemorySegment valid = native_[0];
+            DirectPage page = copyInto(bufs, v, valid);
+            if (layers.length > 1) {
+                try {
+                    page.withLayers(native_, nullDef);
+                } catch (RuntimeException e) {
+                    page.close();
+                    throw e;
                 }
-                page = variable(n, off, data, valid, bufs.shared());
-            } else {
-                Values.Fixed f = (Values.Fixed) v;
-                long size = (long) n * (f.bitsPerValue() / 8);
-                MemorySegment data = bufs.allocate(Math.max(size, 1)).asSlice(0, size);
-                MemorySegment.copy(MemorySegment.ofArray(f.data()), 0, data, 0, size);
-                page = fixed(n, f.bitsPerValue(), f.itemsPerValue(), data, valid, bufs.shared());
             }
             return page;
         } finally {
             bufs.release(); // the page holds its own reference now (or none, if it failed)
         }
+    }
+
+    /** Copies heap values (no item validity) into {@code bufs}; the page retains their memory. */
+    public static DirectPage copyInto(NativeBuffers bufs, Values v, MemorySegment valid) {
+        int n = v.count();
+        if (v instanceof Values.Var var) {
+            long size = var.offsets()[n] - var.offsets()[0];
+            MemorySegment off = bufs.allocate(8L * (n + 1));
+            MemorySegment data = bufs.allocate(Math.max(size, 1)).asSlice(0, size);
+            MemorySegment.copy(MemorySegment.ofArray(var.data()), var.offsets()[0], data, 0, size);
+            long base = var.offsets()[0];
+            for (int i = 0; i <= n; i++) {
+                off.setAtIndex(LONG_LE, i, var.offsets()[i] - base);
+            }
+            return variable(n, off, data, valid, bufs.shared());
+        }
+        Values.Fixed f = (Values.Fixed) v;
+        if (f.bitsPerValue() == 1) {
+            MemorySegment data = bufs.allocate(Bits.bytesFor(n));
+            data.fill((byte) 0);
+            Kernels.get().copyBits(MemorySegment.ofArray(f.data()), 0, data, 0, n);
+            return bits(n, data, valid, bufs.shared());
+        }
+        long size = (long) n * (f.bitsPerValue() / 8);
+        MemorySegment data = bufs.allocate(Math.max(size, 1)).asSlice(0, size);
+        MemorySegment.copy(MemorySegment.ofArray(f.data()), 0, data, 0, size);
+        return fixed(n, f.bitsPerValue(), f.itemsPerValue(), data, valid, bufs.shared());
+    }
+
+    private static MemorySegment bitmapCopy(NativeBuffers bufs, byte[] validity, int n) {
+        MemorySegment valid = bufs.allocate(Bits.bytesFor(n));
+        MemorySegment.copy(MemorySegment.ofArray(validity), 0, valid, 0, valid.byteSize());
+        if ((n & 7) != 0) { // bits past the count stay clear: a batch ending at the page's end wraps this byte
+            long last = valid.byteSize() - 1;
+            valid.set(ValueLayout.JAVA_BYTE, last, (byte) (valid.get(ValueLayout.JAVA_BYTE, last) & ((1 << (n & 7)) - 1)));
+        }
+        return valid;
     }
 
     /** Copies heap values into native memory (no nulls). */
@@ -193,6 +333,11 @@ public final class DirectPage implements AutoCloseable {
 
     /** Heap copy of values {@code [from, to)} (for the general assembly path). */
     public Values slice(int from, int to) {
+        if (bitsPerValue == 1) {
+            byte[] bits = new byte[Bits.bytesFor(to - from)];
+            Kernels.get().copyBits(data, from, MemorySegment.ofArray(bits), 0, to - from);
+            return new Values.Fixed(bits, 1, to - from);
+        }
         long b0 = byteStart(from);
         long b1 = byteStart(to);
         byte[] bytes = data.asSlice(b0, b1 - b0).toArray(ValueLayout.JAVA_BYTE);
@@ -206,18 +351,35 @@ public final class DirectPage implements AutoCloseable {
         return new Values.Var(off, bytes);
     }
 
-    /** Definition levels of values {@code [from, to)} (0 valid, 1 null) for the general path, or null without nulls. */
+    /**
+     * Definition levels of rows {@code [from, to)} for the general path (0 valid; else the level of the
+     * outer-most null layer), or null without nulls.
+     */
     public short[] defLevels(int from, int to) {
-        if (nullCount(from, to) == 0) {
-            return null;
+        if (rowOffsets != null) {
+            throw new IllegalStateException("list pages rebuild their levels with rep");
         }
-        short[] def = new short[to - from];
-        for (int i = from; i < to; i++) {
-            if ((validity.get(ValueLayout.JAVA_BYTE, i >>> 3) & (1 << (i & 7))) == 0) {
-                def[i - from] = 1;
+        short[] def = null;
+        for (int k = outer.length - 1; k >= 0; k--) {
+            MemorySegment v = layerValidity(k);
+            if (v == null || nullCount(k, from, to) == 0) {
+                continue;
+            }
+            if (def == null) {
+                def = new short[to - from];
+            }
+            for (int i = from; i < to; i++) {
+                if (def[i - from] == 0 && (v.get(ValueLayout.JAVA_BYTE, i >>> 3) & (1 << (i & 7))) == 0) {
+                    def[i - from] = (short) nullDef[k];
+                }
             }
         }
         return def;
+    }
+
+    /** True once {@link #close()} ran (the page's own reference is gone). */
+    public boolean isClosed() {
+        return closed.get();
     }
 
     @Override

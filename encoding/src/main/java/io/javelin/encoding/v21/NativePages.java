@@ -32,10 +32,32 @@ final class NativePages {
     private NativePages() {
     }
 
+    /** Deepest struct nesting (def levels) decoded natively; deeper pages take the heap path. */
+    static final int MAX_FLAT_DEF = 15;
+
+    /**
+     * True if the rep/def layers are those of a leaf inside structs only (no list layer): one level per row,
+     * every level has a value slot, and layer k is valid exactly when the def level is below its start.
+     */
+    static boolean flat(RepDef rd) {
+        if (rd.maxRep != 0 || rd.maxDef > MAX_FLAT_DEF) {
+            return false;
+        }
+        for (boolean l : rd.isList) {
+            if (l) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** True if a page of this layout and kind can decode natively (else the heap path runs). */
     static boolean supports(MiniBlockLayout mb, LeafKind kind, RepDef rd) {
-        if (rd.layers.length != 1 || rd.maxRep != 0 || mb.hasRepCompression() || rd.maxDef > 1) {
+        if (flat(rd) ? mb.hasRepCompression() : !NativeLevels.supports(rd) || !mb.hasRepCompression()) {
             return false;
+        }
+        if (kind.bitsPerValue() == 1 && !kind.variable()) {
+            return !mb.hasDictionary(); // booleans: a native bitmap
         }
         if (!kind.variable() && (kind.bitsPerValue() <= 0 || kind.bitsPerValue() % 8 != 0)) {
             return false;
@@ -54,30 +76,40 @@ final class NativePages {
         }
         Buf data = bufs.get(1);
         StructuralPages.ChunkTable t = StructuralPages.chunkTable(mb, bufs.get(0), data.size());
-        if (mb.getNumItems() != numRows) {
+        boolean list = rd.maxRep > 0;
+        if (!list && mb.getNumItems() != numRows) {
             throw new CorruptFileException(resource, at, "Mini-block page of " + numRows + " rows holds " + mb.getNumItems() + " values");
         }
+        if (list && !mb.hasRepCompression()) {
+            throw new CorruptFileException(resource, at, "List page without repetition levels");
+        }
+        int numItems = (int) mb.getNumItems(); // visible values (checked by the chunk table)
         Values dict = dictionary ? StructuralPages.dictionary(mb, bufs.get(2)) : null;
         DirectPage.NativeBuffers nb = new DirectPage.NativeBuffers("page");
         try {
-            MemorySegment validity = null;
-            if (mb.hasDefCompression()) {
-                validity = nb.allocate(Bits.bytesFor(numRows));
-                validity.fill((byte) 0);
-            }
-            long nulls = 0;
-            Out out = kind.variable() ? new VarOut(nb, numRows, data.size()) : new FixedOut(nb, numRows, kind.bitsPerValue() / 8);
-            int row = 0;
+            Layers layers = !list && mb.hasDefCompression() ? new Layers(nb, rd, numRows) : null;
+            NativeLevels levels = list ? new NativeLevels(nb, rd, numRows, numItems) : null;
+            Out out = kind.variable() ? new VarOut(nb, numItems, data.size())
+                    : kind.bitsPerValue() == 1 ? new BitOut(nb, numItems) : new FixedOut(nb, numItems, kind.bitsPerValue() / 8);
+            int row = 0; // the value (item) index
             byte[] scratch = new byte[0];
             for (int c = 0; c < t.size(); c++) {
                 Buf chunk = data.slice(t.offset()[c], t.bytes()[c]);
                 int n = (int) t.values()[c];
                 StructuralPages.ChunkParts parts = StructuralPages.chunkParts(mb, chunk);
-                if (validity != null) {
+                if (layers != null) {
                     if (parts.numLevels() != n) {
                         throw chunk.corrupt(0, "Chunk of " + n + " values has " + parts.numLevels() + " levels");
                     }
-                    nulls += validity(chunk, Compressions.levels(mb.getDefCompression(), parts.def(), n), validity, row);
+                    layers.add(chunk, Compressions.levels(mb.getDefCompression(), parts.def(), n), row);
+                } else if (levels != null) {
+                    int nl = parts.numLevels();
+                    short[] rep = Compressions.levels(mb.getRepCompression(), parts.rep(), nl);
+                    short[] def = mb.hasDefCompression() ? Compressions.levels(mb.getDefCompression(), parts.def(), nl) : null;
+                    int visible = levels.add(chunk, rep, def, nl);
+                    if (visible != n) {
+                        throw chunk.corrupt(0, "Chunk of " + n + " values has " + visible + " visible levels");
+                    }
                 }
                 if (dict != null) {
                     long limit = Math.min(mb.getNumDictionaryItems(), dict.count());
@@ -104,10 +136,13 @@ final class NativePages {
                 }
                 row += n;
             }
-            if (row != numRows) {
-                throw new CorruptFileException(resource, at, "Mini-block chunks hold " + row + " values for " + numRows + " rows");
+            if (row != numItems) {
+                throw new CorruptFileException(resource, at, "Mini-block chunks hold " + row + " values for " + numItems);
             }
-            return out.page(numRows, kind, nulls > 0 ? validity : null, nb);
+            if (levels != null) {
+                return levels.attach(resource, at, out.page(numItems, kind, levels.itemValidity(), nb));
+            }
+            return Layers.attach(out.page(numRows, kind, layers == null ? null : layers.validity(0), nb), layers, rd);
         } catch (KernelInputException e) {
             throw new CorruptFileException(resource, at, "Bad mini-block values: " + e.getMessage(), e);
         } finally {
@@ -116,28 +151,62 @@ final class NativePages {
     }
 
     /**
-     * A heap-decoded page of a top-level leaf without repetition (full-zip, constant, all-null) copied once
-     * into native memory, def levels becoming the validity bitmap; null when it is not in that shape.
+     * A heap-decoded page of a leaf without repetition (full-zip, constant, all-null; inside structs too)
+     * copied once into native memory, def levels becoming the per-layer validity bitmaps; null when it is not
+     * in that shape.
      */
-    static DirectPage copyOf(LeafPage lp) {
-        if (lp.rep != null || lp.numRows != lp.values.count() || lp.numLevels != lp.numRows
+    static DirectPage copyOf(LeafPage lp, RepDef rd) {
+        if (lp.rep != null && NativeLevels.supports(rd)) {
+            return listCopyOf(lp, rd);
+        }
+        if (lp.rep != null || !flat(rd) || lp.numRows != lp.values.count() || lp.numLevels != lp.numRows
                 || !(lp.values instanceof Values.Var
-                || lp.values instanceof Values.Fixed f && f.itemValidity() == null && f.bitsPerValue() % 8 == 0 && f.bitsPerValue() > 0)) {
+                || lp.values instanceof Values.Fixed f && f.itemValidity() == null
+                && (f.bitsPerValue() % 8 == 0 && f.bitsPerValue() > 0 || f.bitsPerValue() == 1))) {
             return null;
         }
-        byte[] validity = null;
+        int n = rd.layers.length;
+        byte[][] layers = new byte[n][];
+        int[] nullDef = new int[n];
+        for (int k = 0; k < n; k++) {
+            nullDef[k] = rd.defStart[k];
+        }
         if (lp.def != null) {
             Kernels k = Kernels.get();
             MemorySegment lv = MemorySegment.ofArray(lp.def);
-            if (k.countLevelsBelow(2, lv, 0, lp.numLevels, 2) != lp.numLevels) {
+            if (k.countLevelsBelow(2, lv, 0, lp.numLevels, rd.maxDef + 1) != lp.numLevels) {
                 return null;
             }
-            byte[] bits = new byte[Bits.bytesFor(lp.numLevels) + 1];
-            if (k.levelsToValidity(2, lv, 0, lp.numLevels, 1, MemorySegment.ofArray(bits), 0) > 0) {
-                validity = bits;
+            for (int l = 0; l < n; l++) {
+                if (rd.defStart[l] > rd.maxDef) {
+                    continue;
+                }
+                byte[] bits = new byte[Bits.bytesFor(lp.numLevels) + 1];
+                if (k.levelsToValidity(2, lv, 0, lp.numLevels, rd.defStart[l], MemorySegment.ofArray(bits), 0) > 0) {
+                    layers[l] = bits;
+                }
             }
         }
-        return DirectPage.copyOf(lp.values, validity, "page");
+        return DirectPage.copyOf(lp.values, layers, nullDef, "page");
+    }
+
+    /** A heap-decoded list page (constant, all-null, full-zip) unravelled and copied once into native memory. */
+    private static DirectPage listCopyOf(LeafPage lp, RepDef rd) {
+        if (!(lp.values instanceof Values.Var || lp.values instanceof Values.Fixed f && f.itemValidity() == null
+                && (f.bitsPerValue() % 8 == 0 && f.bitsPerValue() > 0 || f.bitsPerValue() == 1))) {
+            return null;
+        }
+        DirectPage.NativeBuffers nb = new DirectPage.NativeBuffers("page");
+        try {
+            NativeLevels levels = new NativeLevels(nb, rd, lp.numRows, lp.values.count());
+            Buf ctx = Buf.ofArray("page", -1, new byte[0]);
+            if (levels.add(ctx, lp.rep, lp.def, lp.numLevels) != lp.values.count()) {
+                return null;
+            }
+            return levels.attach("page", -1, DirectPage.copyInto(nb, lp.values, levels.itemValidity()));
+        } finally {
+            nb.release();
+        }
     }
 
     /**
@@ -147,8 +216,10 @@ final class NativePages {
      */
     static DirectPage fullZip(String resource, long at, io.javelin.encoding.pb.v21.FullZipLayout fz, List<Buf> bufs, int numRows,
                               LeafKind kind, RepDef rd) {
-        if (rd.layers.length != 1 || rd.maxRep != 0 || fz.getBitsRep() != 0 || rd.maxDef > 1 || bufs.isEmpty()
-                || Integer.toUnsignedLong(fz.getNumItems()) != numRows) {
+        if (!flat(rd) && NativeLevels.supports(rd) && fz.getBitsRep() > 0 && !bufs.isEmpty()) {
+            return fullZipList(resource, at, fz, bufs.get(0), numRows, kind, rd);
+        }
+        if (!flat(rd) || fz.getBitsRep() != 0 || bufs.isEmpty() || Integer.toUnsignedLong(fz.getNumItems()) != numRows) {
             return null;
         }
         int bitsDef = fz.getBitsDef();
@@ -184,15 +255,12 @@ final class NativePages {
         }
         DirectPage.NativeBuffers nb = new DirectPage.NativeBuffers("page");
         try {
-            MemorySegment validity = null;
-            if (ctrlW > 0) {
-                validity = nb.allocate(Bits.bytesFor(numRows));
-                validity.fill((byte) 0);
-            }
+            // def levels of the page's rows (heap, 2 bytes a row), turned into per-layer bitmaps at the end
+            short[] defs = ctrlW > 0 ? new short[numRows] : null;
+            Layers layers = ctrlW > 0 ? new Layers(nb, rd, numRows) : null;
             MemorySegment seg = data.seg();
             long size = data.size();
             long pos = 0;
-            long nulls = 0;
             if (fixed) {
                 int w = kind.bitsPerValue() / 8;
                 MemorySegment out = nb.allocate((long) numRows * w);
@@ -207,13 +275,16 @@ final class NativePages {
                         int d = (int) ((ctrlW == 1 ? Byte.toUnsignedLong(seg.get(ValueLayout.JAVA_BYTE, pos))
                                 : Short.toUnsignedLong(seg.get(Buf.U16, pos))) & defMask);
                         pos += ctrlW;
-                        nulls += setValid(data, pos, validity, i, d);
+                        defs[i] = (short) d;
                         MemorySegment.copy(seg, pos, out, (long) i * w, w);
                         pos += w;
                     }
                 }
-                return DirectPage.fixed(numRows, kind.bitsPerValue(), kind.itemsPerValue(), out, nulls > 0 ? validity : null,
-                        nb.shared());
+                if (layers != null) {
+                    layers.add(data, defs, 0);
+                }
+                return Layers.attach(DirectPage.fixed(numRows, kind.bitsPerValue(), kind.itemsPerValue(), out,
+                        layers == null ? null : layers.validity(0), nb.shared()), layers, rd);
             }
             VarOut out = new VarOut(nb, numRows, size);
             for (int i = 0; i < numRows; i++) {
@@ -221,7 +292,7 @@ final class NativePages {
                 if (ctrlW > 0) {
                     d = (int) (data.uint(pos, ctrlW) & defMask);
                     pos += ctrlW;
-                    nulls += setValid(data, pos, validity, i, d);
+                    defs[i] = (short) d;
                 }
                 if (d == 0) {
                     long len = data.uint(pos, ow);
@@ -246,7 +317,10 @@ final class NativePages {
                 }
                 out.offsets.setAtIndex(LONG_LE, i + 1, out.size);
             }
-            return out.page(numRows, kind, nulls > 0 ? validity : null, nb);
+            if (layers != null) {
+                layers.add(data, defs, 0);
+            }
+            return Layers.attach(out.page(numRows, kind, layers == null ? null : layers.validity(0), nb), layers, rd);
         } catch (KernelInputException e) {
             throw new CorruptFileException(resource, at, "Bad full-zip values: " + e.getMessage(), e);
         } finally {
@@ -254,17 +328,123 @@ final class NativePages {
         }
     }
 
-    /** Sets validity bit {@code i} for def level {@code d} (0 valid, 1 null); returns 1 for a null. */
-    private static int setValid(Buf data, long pos, MemorySegment validity, int i, int d) {
-        if (d == 0) {
-            long b = i >>> 3;
-            validity.set(ValueLayout.JAVA_BYTE, b, (byte) (validity.get(ValueLayout.JAVA_BYTE, b) | (1 << (i & 7))));
-            return 0;
+    /**
+     * A full-zip page of a leaf under one list: per level a control word (rep, def) and, for a visible level,
+     * the value (fixed width: always; strings: a length and bytes when the item is valid). Values go to their
+     * item index in native memory; the levels are unravelled by {@link NativeLevels}. Null for shapes left
+     * to the heap path.
+     */
+    private static DirectPage fullZipList(String resource, long at, io.javelin.encoding.pb.v21.FullZipLayout fz, Buf data, int numRows,
+                                          LeafKind kind, RepDef rd) {
+        int bitsRep = fz.getBitsRep();
+        int bitsDef = fz.getBitsDef();
+        long numLevels = Integer.toUnsignedLong(fz.getNumItems());
+        long numItems = Integer.toUnsignedLong(fz.getNumVisibleItems());
+        if (bitsDef < 0 || bitsRep + bitsDef > 16 || numLevels > Compressions.MAX_VALUES || numItems > numLevels) {
+            return null;
         }
-        if (d != 1) {
-            throw data.corrupt(pos, "Definition level " + d + " above the maximum 1");
+        int ctrlW = bitsRep + bitsDef <= 8 ? 1 : 2;
+        long defMask = (1L << bitsDef) - 1;
+        CompressiveEncoding vc = fz.getValueCompression();
+        boolean fixed = fz.getDetailsCase() == io.javelin.encoding.pb.v21.FullZipLayout.DetailsCase.BITS_PER_VALUE;
+        FsstSymbolTable table = null;
+        int ow = 0;
+        if (fixed) {
+            boolean plain = vc.getCompressionCase() == CompressiveEncoding.CompressionCase.FLAT
+                    || vc.getCompressionCase() == CompressiveEncoding.CompressionCase.FIXED_SIZE_LIST && !Compressions.hasItemValidity(vc);
+            if (!plain || kind.variable() || kind.bitsPerValue() % 8 != 0 || kind.bitsPerValue() <= 0
+                    || fz.getBitsPerValue() != kind.bitsPerValue()) {
+                return null;
+            }
+        } else {
+            long ob = fz.getBitsPerOffset();
+            if (!kind.variable() || ob != 32 && ob != 64) {
+                return null;
+            }
+            ow = (int) ob / 8;
+            if (vc.getCompressionCase() == CompressiveEncoding.CompressionCase.FSST
+                    && vc.getFsst().getValues().getCompressionCase() == CompressiveEncoding.CompressionCase.VARIABLE) {
+                table = Codecs.fsstTable(data, vc.getFsst().getSymbolTable());
+            } else if (vc.getCompressionCase() != CompressiveEncoding.CompressionCase.VARIABLE) {
+                return null;
+            }
         }
-        return 1;
+        int levelsN = (int) numLevels;
+        int items = (int) numItems;
+        DirectPage.NativeBuffers nb = new DirectPage.NativeBuffers("page");
+        try {
+            short[] rep = new short[levelsN];
+            short[] def = bitsDef > 0 ? new short[levelsN] : null;
+            int w = fixed ? kind.bitsPerValue() / 8 : 0;
+            MemorySegment fixedOut = fixed ? nb.allocate((long) items * w) : null;
+            VarOut varOut = fixed ? null : new VarOut(nb, items, data.size());
+            MemorySegment seg = data.seg();
+            long size = data.size();
+            long pos = 0;
+            int item = 0;
+            int maxVisible = rd.maxVisibleDef;
+            for (int i = 0; i < levelsN; i++) {
+                long cw = data.uint(pos, ctrlW);
+                pos += ctrlW;
+                int d = (int) (cw & defMask);
+                rep[i] = (short) (cw >>> bitsDef);
+                if (def != null) {
+                    def[i] = (short) d;
+                }
+                if (d > maxVisible) {
+                    continue; // a null or empty list: no value
+                }
+                if (item >= items) {
+                    throw data.corrupt(pos, "Full-zip page has more than " + items + " visible items");
+                }
+                if (fixed) {
+                    if (pos > size - w) {
+                        data.check(pos, w);
+                    }
+                    MemorySegment.copy(seg, pos, fixedOut, (long) item * w, w);
+                    pos += w;
+                } else {
+                    if (d == 0) {
+                        long len = data.uint(pos, ow);
+                        pos += ow;
+                        if (len < 0 || len > size - pos) {
+                            throw data.corrupt(pos - ow, "Value length " + len + " past the page");
+                        }
+                        if (table == null) {
+                            varOut.ensure(len);
+                            MemorySegment.copy(seg, pos, varOut.data, varOut.size, len);
+                            varOut.size += len;
+                        } else {
+                            long max = table.maxDecodedLength(len);
+                            varOut.ensure(max);
+                            try {
+                                varOut.size += table.decode(seg, pos, len, varOut.data, varOut.size, max);
+                            } catch (CodecException e) {
+                                throw data.corrupt(pos + Math.max(0, e.offset() - pos), "Bad FSST data: " + e.getMessage());
+                            }
+                        }
+                        pos += len;
+                    }
+                    varOut.offsets.setAtIndex(LONG_LE, item + 1, varOut.size);
+                }
+                item++;
+            }
+            if (item != items) {
+                throw data.corrupt(0, "Full-zip page has " + item + " visible items, not " + items);
+            }
+            NativeLevels levels = new NativeLevels(nb, rd, numRows, items);
+            if (levels.add(data, rep, def, levelsN) != items) {
+                throw data.corrupt(0, "Full-zip levels disagree with the visible items");
+            }
+            DirectPage page = fixed
+                    ? DirectPage.fixed(items, kind.bitsPerValue(), kind.itemsPerValue(), fixedOut, levels.itemValidity(), nb.shared())
+                    : varOut.page(items, kind, levels.itemValidity(), nb);
+            return levels.attach(resource, at, page);
+        } catch (KernelInputException e) {
+            throw new CorruptFileException(resource, at, "Bad full-zip values: " + e.getMessage(), e);
+        } finally {
+            nb.release();
+        }
     }
 
     /** Byte width of dictionary indices under this encoding when it can decode in place (else 0). */
@@ -278,20 +458,78 @@ final class NativePages {
         return bits == 8 || bits == 16 || bits == 32 || bits == 64 ? (int) bits / 8 : 0;
     }
 
-    /** Writes the validity of {@code def} (0 valid, 1 null) at bit {@code row}; returns the nulls. */
-    private static long validity(Buf chunk, short[] def, MemorySegment validity, int row) {
-        Kernels k = Kernels.get();
-        MemorySegment lv = MemorySegment.ofArray(def);
-        if (k.countLevelsBelow(2, lv, 0, def.length, 2) != def.length) {
-            throw chunk.corrupt(0, "Definition level above the maximum 1");
+    /**
+     * Validity bitmaps of every rep/def layer of a flat (struct-only) page, filled chunk by chunk from def
+     * levels: layer k is valid where the level is below its first def level (a null struct makes everything
+     * inside it null).
+     */
+    static final class Layers {
+        final RepDef rd;
+        final MemorySegment[] bits;
+        final long[] nulls;
+
+        Layers(DirectPage.NativeBuffers nb, RepDef rd, int numRows) {
+            this.rd = rd;
+            int n = rd.layers.length;
+            bits = new MemorySegment[n];
+            nulls = new long[n];
+            for (int k = 0; k < n; k++) {
+                if (rd.defStart[k] <= rd.maxDef) {
+                    bits[k] = nb.allocate(Bits.bytesFor(numRows));
+                    bits[k].fill((byte) 0);
+                }
+            }
         }
-        if ((row & 7) == 0) {
-            return k.levelsToValidity(2, lv, 0, def.length, 1, validity, row >>> 3);
+
+        /** Adds the validity of rows {@code [row, row + def.length)}. */
+        void add(Buf ctx, short[] def, int row) {
+            Kernels k = Kernels.get();
+            MemorySegment lv = MemorySegment.ofArray(def);
+            if (k.countLevelsBelow(2, lv, 0, def.length, rd.maxDef + 1) != def.length) {
+                throw ctx.corrupt(0, "Definition level above the maximum " + rd.maxDef);
+            }
+            byte[] tmp = null;
+            for (int l = 0; l < bits.length; l++) {
+                if (bits[l] == null) {
+                    continue;
+                }
+                if ((row & 7) == 0) {
+                    nulls[l] += k.levelsToValidity(2, lv, 0, def.length, rd.defStart[l], bits[l], row >>> 3);
+                } else {
+                    if (tmp == null) {
+                        tmp = new byte[Bits.bytesFor(def.length) + 1];
+                    } else {
+                        java.util.Arrays.fill(tmp, (byte) 0);
+                    }
+                    nulls[l] += k.levelsToValidity(2, lv, 0, def.length, rd.defStart[l], MemorySegment.ofArray(tmp), 0);
+                    k.copyBits(MemorySegment.ofArray(tmp), 0, bits[l], row, def.length);
+                }
+            }
         }
-        byte[] tmp = new byte[Bits.bytesFor(def.length) + 1];
-        long nulls = k.levelsToValidity(2, lv, 0, def.length, 1, MemorySegment.ofArray(tmp), 0);
-        k.copyBits(MemorySegment.ofArray(tmp), 0, validity, row, def.length);
-        return nulls;
+
+        /** Layer {@code l}'s bitmap, or null when no row is null there. */
+        MemorySegment validity(int l) {
+            return nulls[l] > 0 ? bits[l] : null;
+        }
+
+        /** Gives {@code page} the validity of the outer layers ({@code layers} null: all valid). */
+        static DirectPage attach(DirectPage page, Layers layers, RepDef rd) {
+            int n = rd.layers.length;
+            MemorySegment[] v = new MemorySegment[n];
+            int[] nullDef = new int[n];
+            for (int k = 0; k < n; k++) {
+                nullDef[k] = rd.defStart[k];
+                if (k > 0 && layers != null) {
+                    v[k] = layers.validity(k);
+                }
+            }
+            try {
+                return page.withLayers(v, nullDef);
+            } catch (RuntimeException e) {
+                page.close();
+                throw e;
+            }
+        }
     }
 
     /** The page's value buffers while chunks are decoded. */
@@ -345,6 +583,41 @@ final class NativePages {
         public DirectPage page(int numRows, LeafKind kind, MemorySegment validity, DirectPage.NativeBuffers nb) {
             return DirectPage.fixed(numRows, kind.bitsPerValue(), kind.itemsPerValue(), data.asSlice(0, (long) numRows * w), validity,
                     nb.shared());
+        }
+    }
+
+    /** Booleans: each chunk's bits copied into one native bitmap at the chunk's row. */
+    private static final class BitOut implements Out {
+        final MemorySegment data;
+
+        BitOut(DirectPage.NativeBuffers nb, int numRows) {
+            data = nb.allocate(Bits.bytesFor(numRows));
+            data.fill((byte) 0); // bits past the last row stay clear: a batch ending at the page's end wraps that byte
+        }
+
+        @Override
+        public void chunk(CompressiveEncoding e, List<Buf> values, Buf chunk, int row, int n) {
+            if (e.getCompressionCase() == CompressiveEncoding.CompressionCase.FLAT && e.getFlat().getBitsPerValue() == 1) {
+                Buf b = Compressions.need(values, 0, chunk);
+                b.check(0, Bits.bytesFor(n));
+                Kernels.get().copyBits(b.seg(), 0, data, row, n);
+                return;
+            }
+            Values v = Compressions.miniBlock(e, values, n, chunk); // RLE, general compression...: one small chunk
+            if (!(v instanceof Values.Fixed f) || f.bitsPerValue() != 1 || f.count() < n || f.data().length < Bits.bytesFor(n)) {
+                throw chunk.corrupt(0, "Mini-block values do not match the column's booleans");
+            }
+            Kernels.get().copyBits(MemorySegment.ofArray(f.data()), 0, data, row, n);
+        }
+
+        @Override
+        public void gather(Buf chunk, Values dict, long limit, MemorySegment idx, int iw, int row, int n) {
+            throw chunk.corrupt(0, "Dictionary-encoded booleans");
+        }
+
+        @Override
+        public DirectPage page(int numRows, LeafKind kind, MemorySegment validity, DirectPage.NativeBuffers nb) {
+            return DirectPage.bits(numRows, data, validity, nb.shared());
         }
     }
 

@@ -85,6 +85,31 @@ public final class RepDef {
         return maxRep;
     }
 
+    /** True if def level {@code d} marks an empty (valid) list. */
+    boolean empty(int d) {
+        return d >= 0 && d <= maxDef && emptyOf[d];
+    }
+
+    /** The def level that makes list layer {@code k} empty (-1 if it cannot be empty). */
+    int emptyDef(int k) {
+        for (int d = defStart[k]; d < defStart[k] + numDef[k]; d++) {
+            if (emptyOf[d]) {
+                return d;
+            }
+        }
+        return -1;
+    }
+
+    /** The def level that makes layer {@code k} null (-1 if it cannot be null by itself). */
+    int nullDef(int k) {
+        for (int d = defStart[k]; d < defStart[k] + numDef[k]; d++) {
+            if (!emptyOf[d]) {
+                return d;
+            }
+        }
+        return -1;
+    }
+
     /** True if a level with this def has a value slot at the leaf. */
     boolean visible(int def) {
         return def <= maxVisibleDef;

@@ -41,7 +41,31 @@ public final class StructuralFieldReader implements FieldReader {
         this.md = md;
         this.field = field;
         collect(field);
+        this.nested = field.column() < 0 && io.javelin.encoding.arrow.NestedDirectAssembler.supportsField(field.arrow())
+                && plainLeaves(field);
     }
+
+    /** True if every leaf column under {@code f} is a plain leaf (no packed struct, no blob). */
+    private static boolean plainLeaves(LanceField f) {
+        if (f.column() >= 0) {
+            return !(f.arrow().getType() instanceof ArrowType.Struct) && !f.blob() && !f.packed();
+        }
+        if (f.children().isEmpty()) {
+            return false;
+        }
+        for (LanceField c : f.children()) {
+            if (!plainLeaves(c)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * A nested field (structs, at most one list per path, plain leaves) whose leaf pages decode natively
+     * (with native decode on) and whose scan batches assemble without copies.
+     */
+    private final boolean nested;
 
     private void collect(LanceField f) {
         if (f.column() >= 0) {
@@ -97,10 +121,12 @@ public final class StructuralFieldReader implements FieldReader {
     }
 
     /**
-     * Pages of a top-level leaf without nulls become {@link DirectPage}s (native memory in Arrow layout): a
-     * full-zip page of fixed-width values without control words is its read buffer itself (a reference on
-     * {@code memory} is kept, no copy); other such pages are decoded and copied off-heap once, so that scan
-     * batches wrap slices of them instead of copying per batch.
+     * Pages of top-level leaves (and, with native decode on, of the leaves of nested fields this class
+     * assembles directly) become {@link DirectPage}s (native memory in Arrow layout, with per-layer validity
+     * and list row offsets for nested leaves): a full-zip page of fixed-width values without control words is
+     * its read buffer itself (a reference on {@code memory} is kept, no copy); other pages decode into native
+     * memory ({@link NativePages}, {@link NativeLevels}) or are decoded on the heap and copied off-heap once,
+     * so that scan batches wrap slices of them instead of copying per batch.
      */
     @Override
     public Object decodePage(PageRef ref, List<Buf> buffers, SharedMemory memory) {
@@ -108,30 +134,32 @@ public final class StructuralFieldReader implements FieldReader {
         ColumnMetadata.Page page = md.columns().get(ref.column()).getPages(ref.page());
         long at = md.cmoPositions()[ref.column()];
         PageLayout layout = layout(ref.column(), ref.page());
-        boolean direct = memory != null && field.column() >= 0 && DIRECT;
-        if (direct && layout.hasFullZipLayout() && !buffers.isEmpty() && buffers.get(0).seg().isNative()) {
+        boolean top = field.column() >= 0;
+        boolean direct = memory != null && DIRECT && (top || nested && NATIVE);
+        RepDef rd = new RepDef(md.resource(), at, StructuralPages.layers(layout));
+        direct &= top || NativePages.flat(rd) || NativeLevels.supports(rd);
+        if (direct && layout.hasFullZipLayout() && !buffers.isEmpty() && buffers.get(0).seg().isNative()
+                && (top || NativePages.flat(rd))) {
             DirectPage dp = fullZipDirect(layout.getFullZipLayout(), buffers.get(0), page.getLength(), leaf.kind, memory);
             if (dp != null) {
-                return dp;
+                return top ? dp : NativePages.Layers.attach(dp, null, rd);
             }
         }
         direct &= NATIVE;
-        direct &= DirectAssembler.supportsField(field.arrow());
+        direct &= DirectAssembler.supportsField(leaf.field.arrow());
         if (direct && layout.hasMiniBlockLayout() && page.getLength() <= Compressions.MAX_VALUES) {
-            RepDef rd = new RepDef(md.resource(), at, StructuralPages.layers(layout));
             if (NativePages.supports(layout.getMiniBlockLayout(), leaf.kind, rd)) {
                 return NativePages.miniBlock(md.resource(), at, layout.getMiniBlockLayout(), buffers, (int) page.getLength(), leaf.kind, rd);
             }
         } else if (direct && layout.hasFullZipLayout() && page.getLength() <= Compressions.MAX_VALUES) {
-            DirectPage dp = NativePages.fullZip(md.resource(), at, layout.getFullZipLayout(), buffers, (int) page.getLength(), leaf.kind,
-                    new RepDef(md.resource(), at, StructuralPages.layers(layout)));
+            DirectPage dp = NativePages.fullZip(md.resource(), at, layout.getFullZipLayout(), buffers, (int) page.getLength(), leaf.kind, rd);
             if (dp != null) {
                 return dp;
             }
         }
         Object decoded = StructuralPages.decode(md.resource(), at, layout, buffers, page.getLength(), leaf.kind, md.fileSize());
         if (direct && decoded instanceof LeafPage lp) {
-            DirectPage dp = NativePages.copyOf(lp);
+            DirectPage dp = NativePages.copyOf(lp, rd);
             if (dp != null) {
                 return dp;
             }
@@ -172,6 +200,9 @@ public final class StructuralFieldReader implements FieldReader {
     @Override
     public org.apache.arrow.vector.FieldVector assembleDirect(List<long[]> ranges, Function<PageRef, Object> pages,
                                                              org.apache.arrow.memory.BufferAllocator allocator) {
+        if (field.column() < 0 && nested && ranges.size() == 1 && NATIVE) {
+            return assembleNested(ranges.get(0)[0], ranges.get(0)[1], pages, allocator);
+        }
         if (field.column() < 0 || ranges.size() != 1 || leaves.size() != 1) {
             return null;
         }
@@ -182,6 +213,37 @@ public final class StructuralFieldReader implements FieldReader {
         return DirectAssembler.toVector(field.arrow(), l.pageStarts, p -> pages.apply(new PageRef(l.column, p)), from, to, allocator);
     }
 
+    /** A nested batch from the native pages of its leaves, or null when a page under the range is not native. */
+    private org.apache.arrow.vector.FieldVector assembleNested(long from, long to, Function<PageRef, Object> pages,
+                                                              org.apache.arrow.memory.BufferAllocator allocator) {
+        if (to <= from) {
+            return null;
+        }
+        List<io.javelin.encoding.arrow.NestedDirectAssembler.Slices> slices = new ArrayList<>(leaves.size());
+        for (Leaf l : leaves) {
+            List<DirectPage> parts = new ArrayList<>(1);
+            List<Integer> f0 = new ArrayList<>(1);
+            List<Integer> f1 = new ArrayList<>(1);
+            for (long row = from; row < to; ) {
+                int p = firstPage(l, row);
+                if (p >= l.pageStarts.length - 1 || !(pages.apply(new PageRef(l.column, p)) instanceof DirectPage dp)) {
+                    return null;
+                }
+                int a = (int) (row - l.pageStarts[p]);
+                int b = (int) (Math.min(to, l.pageStarts[p + 1]) - l.pageStarts[p]);
+                if (b <= a) {
+                    return null;
+                }
+                parts.add(dp);
+                f0.add(a);
+                f1.add(b);
+                row = l.pageStarts[p] + b;
+            }
+            slices.add(new io.javelin.encoding.arrow.NestedDirectAssembler.Slices(parts, f0.stream().mapToInt(Integer::intValue).toArray(),
+                    f1.stream().mapToInt(Integer::intValue).toArray()));
+        }
+        return io.javelin.encoding.arrow.NestedDirectAssembler.toVector(field.arrow(), slices, allocator);
+    }
 
     /** Rows of a page decoded partially: {@code rows[i]} (page-local) is row i of {@code page}. */
     record SparseRows(long[] rows, LeafPage page) {
@@ -264,7 +326,7 @@ public final class StructuralFieldReader implements FieldReader {
             long to = ranges.get(0)[1];
             int p = firstPage(l, from);
             Object decoded = pages.apply(new PageRef(l.column, p));
-            if (decoded instanceof DirectPage dp && l.pageStarts[p + 1] >= to && to > from) {
+            if (decoded instanceof DirectPage dp && !dp.list() && l.pageStarts[p + 1] >= to && to > from) {
                 int v0 = (int) (from - l.pageStarts[p]);
                 int v1 = (int) (to - l.pageStarts[p]);
                 res.values.reserve(v1 - v0, dp.variable() ? dp.byteStart(v1) - dp.byteStart(v0) : 0);
@@ -304,13 +366,14 @@ public final class StructuralFieldReader implements FieldReader {
                 if (decoded instanceof DirectPage dp) {
                     // a batch straddling pages, or a whole-page take: copy the slice onto the general path
                     int f0 = (int) (row - pageStart);
-                    int f1 = (int) Math.min(r[1] - pageStart, dp.count());
+                    int f1 = (int) Math.min(r[1] - pageStart, dp.rows());
                     if (f1 <= f0) {
                         throw new CorruptFileException(md.resource(), -1, "No progress reading row " + row + " of column " + l.column);
                     }
                     RepDef rd = new RepDef(md.resource(), -1, layersOf(l, p));
-                    res.append(md.resource(), new LeafPage(md.resource(), rd, f1 - f0, f1 - f0, null, dp.defLevels(f0, f1),
-                            dp.slice(f0, f1)), 0, f1 - f0, rd);
+                    LeafPage lp = dp.list() ? NativeLevels.leafPage(md.resource(), dp, rd, f0, f1)
+                            : new LeafPage(md.resource(), rd, f1 - f0, f1 - f0, null, dp.defLevels(f0, f1), dp.slice(f0, f1));
+                    res.append(md.resource(), lp, 0, f1 - f0, rd);
                     row = pageStart + f1;
                     continue;
                 }
