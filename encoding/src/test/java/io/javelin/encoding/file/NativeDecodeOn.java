@@ -5,7 +5,7 @@ import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
-/** Turns the opt-in native page decode ({@link StructuralFieldReader#NATIVE}) on for each test and restores it after. */
+/** Forces native page decode ({@link StructuralFieldReader#NATIVE}, on by default) on for each test and restores it after. */
 final class NativeDecodeOn implements BeforeEachCallback, AfterEachCallback {
 
     private static final ExtensionContext.Namespace NS = ExtensionContext.Namespace.create(NativeDecodeOn.class);
