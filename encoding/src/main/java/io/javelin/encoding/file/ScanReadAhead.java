@@ -38,10 +38,13 @@ final class ScanReadAhead implements AutoCloseable {
 
     /**
      * Encoded bytes of pages loaded ahead of the current batch ({@code -Djavelin.reader.readAheadBytes}, 0 = off;
-     * default 32 MiB). Measured (docs/benchmarks.md, "Scan read-ahead"): about 3x faster sequential scans with
-     * 15 ms per GET, and no slower on a local file (several pages decode at once).
+     * 33554432 is the measured setting). Measured (docs/benchmarks.md, "Scan read-ahead"): about 3x faster
+     * sequential scans with 15 ms per GET, and no slower on a local file (several pages decode at once).
+     * Off by default for now: with it on, the engine's ScanCancellationStressTest ends with Arrow memory
+     * unreleased in about half of the full engine-async suite runs (never when the test runs alone); the
+     * cause is not found yet.
      */
-    static volatile long BUDGET_BYTES = Long.getLong("javelin.reader.readAheadBytes", 32L << 20);
+    static volatile long BUDGET_BYTES = Long.getLong("javelin.reader.readAheadBytes", 0);
     /**
      * Pages loaded ahead of the current batch, at most ({@code -Djavelin.reader.readAheadPages}; default
      * max(8, CPUs): enough requests in flight to hide a store's latency, more pages decoding than cores).
