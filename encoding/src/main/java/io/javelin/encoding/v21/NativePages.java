@@ -295,25 +295,7 @@ final class NativePages {
                     defs[i] = (short) d;
                 }
                 if (d == 0) {
-                    long len = data.uint(pos, ow);
-                    pos += ow;
-                    if (len < 0 || len > size - pos) {
-                        throw data.corrupt(pos - ow, "Value length " + len + " past the page");
-                    }
-                    if (table == null) {
-                        out.ensure(len);
-                        MemorySegment.copy(seg, pos, out.data, out.size, len);
-                        out.size += len;
-                    } else {
-                        long max = table.maxDecodedLength(len);
-                        out.ensure(max);
-                        try {
-                            out.size += table.decode(seg, pos, len, out.data, out.size, max);
-                        } catch (CodecException e) {
-                            throw data.corrupt(pos + Math.max(0, e.offset() - pos), "Bad FSST data: " + e.getMessage());
-                        }
-                    }
-                    pos += len;
+                    pos = appendValue(data, seg, pos, size, ow, table, out);
                 }
                 out.offsets.setAtIndex(LONG_LE, i + 1, out.size);
             }
@@ -405,25 +387,7 @@ final class NativePages {
                     pos += w;
                 } else {
                     if (d == 0) {
-                        long len = data.uint(pos, ow);
-                        pos += ow;
-                        if (len < 0 || len > size - pos) {
-                            throw data.corrupt(pos - ow, "Value length " + len + " past the page");
-                        }
-                        if (table == null) {
-                            varOut.ensure(len);
-                            MemorySegment.copy(seg, pos, varOut.data, varOut.size, len);
-                            varOut.size += len;
-                        } else {
-                            long max = table.maxDecodedLength(len);
-                            varOut.ensure(max);
-                            try {
-                                varOut.size += table.decode(seg, pos, len, varOut.data, varOut.size, max);
-                            } catch (CodecException e) {
-                                throw data.corrupt(pos + Math.max(0, e.offset() - pos), "Bad FSST data: " + e.getMessage());
-                            }
-                        }
-                        pos += len;
+                        pos = appendValue(data, seg, pos, size, ow, table, varOut);
                     }
                     varOut.offsets.setAtIndex(LONG_LE, item + 1, varOut.size);
                 }
@@ -619,6 +583,32 @@ final class NativePages {
         public DirectPage page(int numRows, LeafKind kind, MemorySegment validity, DirectPage.NativeBuffers nb) {
             return DirectPage.bits(numRows, data, validity, nb.shared());
         }
+    }
+
+    /**
+     * Appends the full-zip value at {@code pos} (an {@code ow}-byte length, then the bytes; FSST-decoded when
+     * {@code table} is set) to {@code out}; returns the position after it.
+     */
+    private static long appendValue(Buf data, MemorySegment seg, long pos, long size, int ow, FsstSymbolTable table, VarOut out) {
+        long len = data.uint(pos, ow);
+        pos += ow;
+        if (len < 0 || len > size - pos) {
+            throw data.corrupt(pos - ow, "Value length " + len + " past the page");
+        }
+        if (table == null) {
+            out.ensure(len);
+            MemorySegment.copy(seg, pos, out.data, out.size, len);
+            out.size += len;
+        } else {
+            long max = table.maxDecodedLength(len);
+            out.ensure(max);
+            try {
+                out.size += table.decode(seg, pos, len, out.data, out.size, max);
+            } catch (CodecException e) {
+                throw data.corrupt(pos + Math.max(0, e.offset() - pos), "Bad FSST data: " + e.getMessage());
+            }
+        }
+        return pos + len;
     }
 
     private static final class VarOut implements Out {

@@ -201,20 +201,7 @@ class NativeDecodeScanTest {
             try (LanceFileReader r = LanceFileReader.open(new ObjectStoreSource(store, "p.lance")).block()) {
                 for (int col = 0; col < 7; col++) {
                     var fr = new io.javelin.encoding.v21.StructuralFieldReader(r.metadata(), r.metadata().fields().get(col));
-                    var page = r.metadata().columns().get(col).getPages(0);
-                    List<io.javelin.encoding.io.Buf> bufs = new ArrayList<>();
-                    List<io.javelin.objectstore.memory.Buffer> owned = new ArrayList<>();
-                    byte[] file = java.nio.file.Files.readAllBytes(dir.resolve("p.lance"));
-                    for (int b = 0; b < page.getBufferOffsetsCount(); b++) {
-                        var nb = io.javelin.objectstore.memory.Buffer.allocate(Math.max(1, page.getBufferSizes(b)), "t");
-                        java.lang.foreign.MemorySegment.copy(java.lang.foreign.MemorySegment.ofArray(file), page.getBufferOffsets(b),
-                                nb.segment(), 0, page.getBufferSizes(b));
-                        owned.add(nb);
-                        bufs.add(new io.javelin.encoding.io.Buf("p", page.getBufferOffsets(b), nb.segment().asSlice(0, page.getBufferSizes(b))));
-                    }
-                    var mem = new io.javelin.encoding.io.SharedMemory(() -> owned.forEach(io.javelin.objectstore.memory.Buffer::close));
-                    Object decoded = fr.decodePage(new PageRef(col, 0), bufs, mem);
-                    mem.release();
+                    Object decoded = firstPage(fr, r, java.nio.file.Files.readAllBytes(dir.resolve("p.lance")), col).decoded();
                     try {
                         assertThat(decoded).as("column %d", col).isInstanceOf(DirectPage.class);
                         DirectPage dp = (DirectPage) decoded;
@@ -235,6 +222,28 @@ class NativeDecodeScanTest {
         }
     }
 
+    /** Page 0 of column {@code col} decoded by {@code fr} from native copies of its buffers, and those buffers. */
+    record FirstPage(Object decoded, List<io.javelin.encoding.io.Buf> bufs, List<io.javelin.objectstore.memory.Buffer> owned) {
+    }
+
+    /** Decodes page 0 of {@code col}; the decoded page holds the only reference on the buffers' memory. */
+    static FirstPage firstPage(FieldReader fr, LanceFileReader r, byte[] file, int col) {
+        var page = r.metadata().columns().get(col).getPages(0);
+        List<io.javelin.encoding.io.Buf> bufs = new ArrayList<>();
+        List<io.javelin.objectstore.memory.Buffer> owned = new ArrayList<>();
+        for (int b = 0; b < page.getBufferOffsetsCount(); b++) {
+            var nb = io.javelin.objectstore.memory.Buffer.allocate(Math.max(1, page.getBufferSizes(b)), "t");
+            java.lang.foreign.MemorySegment.copy(java.lang.foreign.MemorySegment.ofArray(file), page.getBufferOffsets(b),
+                    nb.segment(), 0, page.getBufferSizes(b));
+            owned.add(nb);
+            bufs.add(new io.javelin.encoding.io.Buf("p", page.getBufferOffsets(b), nb.segment().asSlice(0, page.getBufferSizes(b))));
+        }
+        var mem = new io.javelin.encoding.io.SharedMemory(() -> owned.forEach(io.javelin.objectstore.memory.Buffer::close));
+        Object decoded = fr.decodePage(new PageRef(col, 0), bufs, mem);
+        mem.release();
+        return new FirstPage(decoded, bufs, owned);
+    }
+
     /** 2.0 plain pages: the page wraps the values where they were read (zero-copy), nulls included. */
     @Test
     void plainV20PagesWrapTheReadBuffers() throws Exception {
@@ -246,19 +255,10 @@ class NativeDecodeScanTest {
                 int wrapped = 0;
                 for (int col = 0; col < 7; col++) {
                     var fr = new io.javelin.encoding.v20.LegacyFieldReader(r.metadata(), r.metadata().fields().get(col));
-                    var page = r.metadata().columns().get(col).getPages(0);
-                    List<io.javelin.encoding.io.Buf> bufs = new ArrayList<>();
-                    List<io.javelin.objectstore.memory.Buffer> owned = new ArrayList<>();
-                    for (int b = 0; b < page.getBufferOffsetsCount(); b++) {
-                        var nb = io.javelin.objectstore.memory.Buffer.allocate(Math.max(1, page.getBufferSizes(b)), "t");
-                        java.lang.foreign.MemorySegment.copy(java.lang.foreign.MemorySegment.ofArray(file), page.getBufferOffsets(b),
-                                nb.segment(), 0, page.getBufferSizes(b));
-                        owned.add(nb);
-                        bufs.add(new io.javelin.encoding.io.Buf("p", page.getBufferOffsets(b), nb.segment().asSlice(0, page.getBufferSizes(b))));
-                    }
-                    var mem = new io.javelin.encoding.io.SharedMemory(() -> owned.forEach(io.javelin.objectstore.memory.Buffer::close));
-                    Object decoded = fr.decodePage(new PageRef(col, 0), bufs, mem);
-                    mem.release();
+                    FirstPage fp = firstPage(fr, r, file, col);
+                    Object decoded = fp.decoded();
+                    List<io.javelin.encoding.io.Buf> bufs = fp.bufs();
+                    List<io.javelin.objectstore.memory.Buffer> owned = fp.owned();
                     try {
                         assertThat(decoded).as("column %d", col).isInstanceOf(DirectPage.class);
                         DirectPage dp = (DirectPage) decoded;
