@@ -40,9 +40,9 @@ final class ScanReadAhead implements AutoCloseable {
      * Encoded bytes of pages loaded ahead of the current batch ({@code -Djavelin.reader.readAheadBytes}, 0 = off;
      * 33554432 is the measured setting). Measured (docs/benchmarks.md, "Scan read-ahead"): about 3x faster
      * sequential scans with 15 ms per GET, and no slower on a local file (several pages decode at once).
-     * Off by default for now: with it on, the engine's ScanCancellationStressTest ends with Arrow memory
-     * unreleased in about half of the full engine-async suite runs (never when the test runs alone); the
-     * cause is not found yet.
+     * Off by default for now: it was turned off while an Arrow leak in the engine's ScanCancellationStressTest
+     * was blamed on it; the leak later showed up with it off too (the test is disabled, cause not found), so
+     * read-ahead can go back on once that is settled.
      */
     static volatile long BUDGET_BYTES = Long.getLong("javelin.reader.readAheadBytes", 0);
     /**
