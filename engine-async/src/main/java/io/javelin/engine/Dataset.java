@@ -7,6 +7,7 @@ import io.javelin.engine.filter.Predicate;
 import io.javelin.objectstore.ObjectStore;
 import io.javelin.objectstore.ObjectStoreException;
 import io.javelin.objectstore.ObjectStores;
+import io.javelin.encoding.file.ReadAhead;
 import io.javelin.objectstore.io.PageIoScheduler;
 import io.javelin.tx.CommitConflictException;
 import io.javelin.tx.FragmentInfo;
@@ -71,6 +72,8 @@ public final class Dataset implements AutoCloseable {
         final MeteredCommits commits;
         /** One page-I/O scheduler per opened store: its concurrency and byte budget are shared by all scans. */
         final PageIoScheduler io;
+        /** Page read-ahead of this store's file scans, chosen by store kind. */
+        final ReadAhead readAhead;
         final Map<String, String> options;
         /** Stores of {@code base_paths} other than this root, opened on first use, closed with this handle. */
         final java.util.concurrent.ConcurrentHashMap<String, ObjectStore> bases = new java.util.concurrent.ConcurrentHashMap<>();
@@ -90,6 +93,7 @@ public final class Dataset implements AutoCloseable {
             this.table = new Table(manifests);
             this.commits = new MeteredCommits(new CommitEngine(manifests, CommitOptions.defaults()), uri);
             this.io = new PageIoScheduler(store);
+            this.readAhead = ReadAhead.forStore(store.traits());
         }
 
         Handle retain() {
@@ -581,6 +585,10 @@ public final class Dataset implements AutoCloseable {
     }
 
     /** The page-I/O scheduler shared by every operation on this store (scans, takes, deletes). */
+    ReadAhead readAhead() {
+        return handle.readAhead;
+    }
+
     PageIoScheduler io() {
         return handle.io;
     }

@@ -31,6 +31,7 @@ final class FragmentSource {
     /** Dataset field id → field name inside the data file holding it (nested fields included). */
     private Map<Integer, String> fileNames = Map.of();
     private io.javelin.tx.schema.LanceSchema lance;
+    private io.javelin.encoding.file.ReadAhead readAhead = io.javelin.encoding.file.ReadAhead.OFF;
 
     private FragmentSource(FragmentInfo fragment, Map<String, Integer> fileOf, Map<Integer, LanceFileReader> readers,
                            Map<String, String> nameInFile, Map<String, org.apache.arrow.vector.types.pojo.Field> datasetField) {
@@ -82,6 +83,7 @@ final class FragmentSource {
                         FragmentSource fs = new FragmentSource(f, fileOf, readers, nameInFile, datasetField);
                         fs.fileNames = fileNames;
                         fs.lance = ds.lanceSchema();
+                        fs.readAhead = ds.readAhead();
                         return fs;
                     });
         });
@@ -134,7 +136,8 @@ final class FragmentSource {
         }
         List<Flux<VectorSchemaRoot>> scans = new ArrayList<>();
         for (var g : groups.entrySet()) {
-            var opts = LanceFileReader.ScanOptions.all(batchSize).withColumns(inFile(g.getValue())).withRange(start, rows);
+            var opts = LanceFileReader.ScanOptions.all(batchSize).withColumns(inFile(g.getValue())).withRange(start, rows)
+                    .withReadAhead(readAhead);
             scans.add(readers.get(g.getKey()).scan(opts, allocator));
         }
         List<List<String>> order = new ArrayList<>(groups.values());

@@ -255,7 +255,10 @@ final class Scan {
                     RoaringBitmap deleted = t.getT1();
                     FragmentSource src = t.getT2();
                     long end = liveLimit == null ? Long.MAX_VALUE : physicalEnd(deleted, f.physicalRows(), liveLimit);
-                    java.util.function.Function<reactor.util.function.Tuple2<Long, VectorSchemaRoot>, org.reactivestreams.Publisher<VectorSchemaRoot>> step = ib -> {
+                    // Lazy: flatMapSequential may apply the mapper and then, cancelled, never subscribe to the result
+                    // (and flatMap discards only the input); a batch claimed in the mapper would be stranded. Claiming
+                    // at subscription leaves an unsubscribed batch in the scan's custody, which closes it.
+                    java.util.function.Function<reactor.util.function.Tuple2<Long, VectorSchemaRoot>, org.reactivestreams.Publisher<VectorSchemaRoot>> step = ib -> Flux.defer(() -> {
                         long start = ib.getT1() * scanBatch;
                         VectorSchemaRoot b = ib.getT2();
                         if (!inFlight.claim(b)) {
@@ -273,7 +276,7 @@ final class Scan {
                             return finish(s, plan, src, b, start, pos, late, allocator, inFlight);
                         }
                         return finishSplit(s, plan, src, b, start, pos, batchSize, allocator, inFlight);
-                    };
+                    });
                     Flux<reactor.util.function.Tuple2<Long, VectorSchemaRoot>> in = src.scan(first, 0, end, scanBatch, allocator, inFlight).index();
                     // late: the take of one group overlaps the filtering of the next (order kept)
                     return late ? in.flatMapSequential(step, 2, 1) : in.concatMap(step, 1);

@@ -1,5 +1,6 @@
 package io.javelin.engine;
 
+import io.javelin.encoding.io.ResourceOwner;
 import io.javelin.tx.FragmentInfo;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -53,7 +54,9 @@ final class Take {
                 }
                 return Mono.just(projection.apply(empty, List.of(), 0, allocator));
             }
-            // fragments are taken concurrently (the scheduler bounds the I/O); parts carry their request positions
+            // fragments are taken concurrently (the scheduler bounds the I/O); parts carry their request positions.
+            // Every part stays in the take's custody until assembly claims it, so a cancel closes the rest.
+            Scan.InFlight custody = new Scan.InFlight();
             return Flux.fromIterable(positions.entrySet())
                     .flatMap(e -> {
                         FragmentInfo f = byId.get(e.getKey());
@@ -68,12 +71,23 @@ final class Take {
                             return Mono.empty();
                         });
                         return check.then(FragmentSource.open(ds, f, read, io))
-                                .flatMap(src -> src.take(offs, read, allocator))
+                                .flatMap(src -> src.take(offs, read, allocator, custody))
                                 .map(r -> Map.entry(e.getValue(), r));
                     }, FRAGMENT_CONCURRENCY)
-                    .doOnDiscard(Map.Entry.class, en -> ((VectorSchemaRoot) en.getValue()).close())
                     .collectList()
-                    .map(parts -> assemble(parts, read, projection, addresses.length, allocator));
+                    .<VectorSchemaRoot>handle((parts, sink) -> {
+                        boolean all = true;
+                        for (var p : parts) {
+                            all &= custody.claim(p.getValue());
+                        }
+                        if (!all) { // cancelled meanwhile: the custody closed the others
+                            parts.forEach(p -> p.getValue().close());
+                            return;
+                        }
+                        sink.next(assemble(parts, read, projection, addresses.length, allocator));
+                    })
+                    .doFinally(sig -> custody.closeAll())
+                    .contextWrite(ctx -> ctx.put(ResourceOwner.CONTEXT_KEY, custody));
         });
     }
 

@@ -41,8 +41,7 @@ import reactor.core.publisher.Mono;
  *   java ... io.javelin.jmh.ScanReadAheadBench [--rows 6000000] [--latency-ms 0,15] [--budgets-mib 0,16,64]
  *       [--pages 16] [--reps 5] [--batch 8192] [--dir DIR]
  * </pre>
- * Budgets and page limits are set on the reader's read-ahead through its system-property-backed statics
- * ({@code javelin.reader.readAheadBytes}, {@code javelin.reader.readAheadPages}).
+ * Budgets and page limits are passed to each scan as its {@code ReadAhead} option.
  */
 public final class ScanReadAheadBench {
 
@@ -141,25 +140,17 @@ public final class ScanReadAheadBench {
         return Arrays.stream(csv.split(",")).mapToLong(Long::parseLong).toArray();
     }
 
-    /** Sets the read-ahead's budget and page limit (0 = keep the default) for the scans that follow. */
-    private static long defaultPages = -1;
+    /** Read-ahead of the scans that follow (0 pages = the local default page count). */
+    private static io.javelin.encoding.file.ReadAhead readAhead = io.javelin.encoding.file.ReadAhead.OFF;
 
-    private static void setReadAhead(long bytes, int pagesAhead) throws ReflectiveOperationException {
-        Class<?> c = Class.forName("io.javelin.encoding.file.ScanReadAhead");
-        var budget = c.getDeclaredField("BUDGET_BYTES");
-        budget.setAccessible(true);
-        budget.setLong(null, bytes);
-        var pages = c.getDeclaredField("MAX_PAGES_AHEAD");
-        pages.setAccessible(true);
-        if (defaultPages < 0) {
-            defaultPages = pages.getInt(null);
-        }
-        pages.setInt(null, pagesAhead == 0 ? (int) defaultPages : pagesAhead);
+    private static void setReadAhead(long bytes, int pagesAhead) {
+        readAhead = new io.javelin.encoding.file.ReadAhead(bytes,
+                pagesAhead == 0 ? io.javelin.encoding.file.ReadAhead.localDefaults().maxPages() : pagesAhead);
     }
 
     private static long scan(ObjectStore store, String file, int batch, BufferAllocator alloc) {
         return Mono.usingWhen(LanceFileReader.open(new ObjectStoreSource(store, file)),
-                r -> r.scan(LanceFileReader.ScanOptions.all(batch), alloc)
+                r -> r.scan(LanceFileReader.ScanOptions.all(batch).withReadAhead(readAhead), alloc)
                         .map(b -> {
                             try (b) {
                                 return (long) b.getRowCount();

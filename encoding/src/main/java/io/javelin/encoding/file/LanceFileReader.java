@@ -142,17 +142,33 @@ public final class LanceFileReader implements AutoCloseable {
     }
 
     /** Options of a scan: projected top-level columns (null = all), row range and batch size. */
-    public record ScanOptions(List<String> columns, long start, long end, int batchSize) {
+    /**
+     * @param readAhead page read-ahead of the scan ({@link ReadAhead#OFF}: none); {@link #all} uses
+     *                  {@link ReadAhead#localDefaults()}, callers on a store choose {@link ReadAhead#forStore}
+     */
+    public record ScanOptions(List<String> columns, long start, long end, int batchSize, ReadAhead readAhead) {
+        public ScanOptions {
+            java.util.Objects.requireNonNull(readAhead, "readAhead");
+        }
+
+        public ScanOptions(List<String> columns, long start, long end, int batchSize) {
+            this(columns, start, end, batchSize, ReadAhead.localDefaults());
+        }
+
         public static ScanOptions all(int batchSize) {
             return new ScanOptions(null, 0, Long.MAX_VALUE, batchSize);
         }
 
         public ScanOptions withColumns(List<String> cols) {
-            return new ScanOptions(cols, start, end, batchSize);
+            return new ScanOptions(cols, start, end, batchSize, readAhead);
         }
 
         public ScanOptions withRange(long s, long e) {
-            return new ScanOptions(columns, s, e, batchSize);
+            return new ScanOptions(columns, s, e, batchSize, readAhead);
+        }
+
+        public ScanOptions withReadAhead(ReadAhead r) {
+            return new ScanOptions(columns, start, end, batchSize, r);
         }
     }
 
@@ -203,14 +219,15 @@ public final class LanceFileReader implements AutoCloseable {
         if (end <= start) {
             return Flux.empty();
         }
-        return Flux.defer(() -> scan(fields, start, end, options.batchSize(), allocator));
+        return Flux.defer(() -> scan(fields, start, end, options.batchSize(), options.readAhead(), allocator));
     }
 
-    private Flux<VectorSchemaRoot> scan(List<LanceField> fields, long start, long end, int batchSize, BufferAllocator allocator) {
+    private Flux<VectorSchemaRoot> scan(List<LanceField> fields, long start, long end, int batchSize, ReadAhead readAhead,
+                                        BufferAllocator allocator) {
         List<FieldReader> readers = fields.stream().map(this::fieldReader).toList();
         long batches = (end - start + batchSize - 1) / batchSize;
-        if (ScanReadAhead.BUDGET_BYTES > 0 && batches <= MAX_PLANNED_BATCHES) {
-            return scanAhead(fields, readers, start, end, batchSize, (int) batches, allocator);
+        if (readAhead.enabled() && batches <= MAX_PLANNED_BATCHES) {
+            return scanAhead(fields, readers, start, end, batchSize, (int) batches, readAhead, allocator);
         }
         PageCache cache = new PageCache();
         return Flux.fromStream(() -> java.util.stream.LongStream.range(0, batches).boxed())
@@ -232,7 +249,7 @@ public final class LanceFileReader implements AutoCloseable {
      * earlier batches are consumed; a batch whose pages are ready is built on the requesting thread.
      */
     private Flux<VectorSchemaRoot> scanAhead(List<LanceField> fields, List<FieldReader> readers, long start, long end, int batchSize,
-                                             int batches, BufferAllocator allocator) {
+                                             int batches, ReadAhead readAhead, BufferAllocator allocator) {
         List<long[]> ranges = new ArrayList<>(batches);
         for (long b = 0; b < batches; b++) {
             long s = start + b * batchSize;
@@ -242,7 +259,7 @@ public final class LanceFileReader implements AutoCloseable {
             // pages on their way to the read-ahead belong to this until it takes them (see PageCache)
             PageCache inFlight = new PageCache();
             ScanReadAhead ahead = new ScanReadAhead(metadata.resource(), readers, ranges, this::pageBytes,
-                    this::loadPage, reactor.util.context.Context.of(ctx).put(PageCache.CONTEXT_KEY, inFlight));
+                    this::loadPage, reactor.util.context.Context.of(ctx).put(PageCache.CONTEXT_KEY, inFlight), readAhead);
             // The batch built but not yet passed downstream: concatMap may build the next batch before it is
             // requested and then drop it silently on a cancel. Exactly one of delivery and cancel takes it.
             java.util.concurrent.atomic.AtomicReference<VectorSchemaRoot> pending = new java.util.concurrent.atomic.AtomicReference<>();

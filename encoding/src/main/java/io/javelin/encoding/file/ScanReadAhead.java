@@ -26,8 +26,8 @@ import reactor.util.context.ContextView;
 /**
  * The page loads of one sequential scan, with read-ahead: while batch {@code b} is assembled and consumed,
  * the pages that the following batches need first are already being read and decoded (on the parallel
- * scheduler, so several pages decode at once), within a budget of {@link #BUDGET_BYTES} encoded bytes and
- * {@link #MAX_PAGES_AHEAD} pages beyond those batch {@code b} needs. A page is closed as soon as the last
+ * scheduler, so several pages decode at once), within a budget of {@link ReadAhead#budgetBytes()} encoded bytes and
+ * {@link ReadAhead#maxPages()} pages beyond those batch {@code b} needs. A page is closed as soon as the last
  * batch that needs it has been built (batches keep their own references to page memory).
  *
  * <p>Ownership: every decoded page belongs to this object until {@link #close()}, which releases pages
@@ -35,22 +35,6 @@ import reactor.util.context.ContextView;
  * Batches are requested one at a time and in order ({@code concatMap} with prefetch 1).
  */
 final class ScanReadAhead implements AutoCloseable {
-
-    /**
-     * Encoded bytes of pages loaded ahead of the current batch ({@code -Djavelin.reader.readAheadBytes}, 0 = off;
-     * 33554432 is the measured setting). Measured (docs/benchmarks.md, "Scan read-ahead"): about 3x faster
-     * sequential scans with 15 ms per GET, and no slower on a local file (several pages decode at once).
-     * Off by default for now: it was turned off while an Arrow leak in the engine's ScanCancellationStressTest
-     * was blamed on it; the leak later showed up with it off too (the test is disabled, cause not found), so
-     * read-ahead can go back on once that is settled.
-     */
-    static volatile long BUDGET_BYTES = Long.getLong("javelin.reader.readAheadBytes", 0);
-    /**
-     * Pages loaded ahead of the current batch, at most ({@code -Djavelin.reader.readAheadPages}; default
-     * max(8, CPUs): enough requests in flight to hide a store's latency, more pages decoding than cores).
-     */
-    static volatile int MAX_PAGES_AHEAD = Integer.getInteger("javelin.reader.readAheadPages",
-            Math.max(8, Runtime.getRuntime().availableProcessors()));
 
     /** One page of the plan: which batches need it and what it costs to hold. */
     private record Planned(PageRef ref, FieldReader reader, int firstBatch, int lastBatch, long bytes) {
@@ -77,6 +61,7 @@ final class ScanReadAhead implements AutoCloseable {
     private final Context context;
     /** The scan's owner of pages not yet handed to this read-ahead (null: none). */
     private final PageCache inFlight;
+    private final ReadAhead limits;
     private final Map<PageRef, Slot> slots = new HashMap<>();
     private int next;
     private boolean closed;
@@ -86,8 +71,9 @@ final class ScanReadAhead implements AutoCloseable {
      * @param bytes  encoded bytes of a page
      */
     ScanReadAhead(String resource, List<FieldReader> readers, List<long[]> ranges, java.util.function.ToLongFunction<PageRef> bytes,
-                  BiFunction<PageRef, FieldReader, Mono<Object>> loader, ContextView context) {
+                  BiFunction<PageRef, FieldReader, Mono<Object>> loader, ContextView context, ReadAhead limits) {
         this.loader = loader;
+        this.limits = limits;
         this.context = Context.of(context);
         this.inFlight = this.context.getOrDefault(PageCache.CONTEXT_KEY, null);
         Map<PageRef, int[]> span = new LinkedHashMap<>();
@@ -149,7 +135,7 @@ final class ScanReadAhead implements AutoCloseable {
                 while (next < order.size()) {
                     Planned p = order.get(next);
                     if (p.firstBatch() > b) {
-                        if (BUDGET_BYTES <= 0 || ahead >= MAX_PAGES_AHEAD || (ahead > 0 && aheadBytes + p.bytes() > BUDGET_BYTES)) {
+                        if (!limits.enabled() || ahead >= limits.maxPages() || (ahead > 0 && aheadBytes + p.bytes() > limits.budgetBytes())) {
                             break;
                         }
                         ahead++;

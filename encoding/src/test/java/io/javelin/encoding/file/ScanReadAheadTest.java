@@ -29,22 +29,11 @@ import reactor.core.publisher.Mono;
  */
 class ScanReadAheadTest {
 
-    private long budget;
-    private int pagesAhead;
+    /** The same bounds on every machine (the defaults depend on CPUs). */
+    static final ReadAhead AHEAD = new ReadAhead(64L << 20, 4);
 
-    /** The same bounds on every machine and whatever -Djavelin.reader.readAhead* a run sets (the defaults depend on CPUs). */
-    @org.junit.jupiter.api.BeforeEach
-    void enableReadAhead() {
-        budget = ScanReadAhead.BUDGET_BYTES;
-        pagesAhead = ScanReadAhead.MAX_PAGES_AHEAD;
-        ScanReadAhead.BUDGET_BYTES = 64L << 20;
-        ScanReadAhead.MAX_PAGES_AHEAD = 4;
-    }
-
-    @org.junit.jupiter.api.AfterEach
-    void restoreReadAhead() {
-        ScanReadAhead.BUDGET_BYTES = budget;
-        ScanReadAhead.MAX_PAGES_AHEAD = pagesAhead;
+    static LanceFileReader.ScanOptions all(int batchSize) {
+        return LanceFileReader.ScanOptions.all(batchSize).withReadAhead(AHEAD);
     }
 
     @TempDir
@@ -100,7 +89,7 @@ class ScanReadAheadTest {
                 for (var c : r.metadata().columns()) {
                     pages += c.getPagesCount();
                 }
-                assertThat(pages).isGreaterThan(ScanReadAhead.MAX_PAGES_AHEAD + 3 + 2);
+                assertThat(pages).isGreaterThan(AHEAD.maxPages() + 3 + 2);
                 int opened = src.reads.get();
                 // one batch requested and held: its pages (one per column) plus at most MAX_PAGES_AHEAD more
                 VectorSchemaRoot[] first = new VectorSchemaRoot[1];
@@ -115,7 +104,7 @@ class ScanReadAheadTest {
                         first[0] = v;
                     }
                 };
-                r.scan(LanceFileReader.ScanOptions.all(100), a).subscribe(one);
+                r.scan(all(100), a).subscribe(one);
                 long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
                 while (first[0] == null && System.nanoTime() < deadline) {
                     Thread.sleep(5);
@@ -123,13 +112,13 @@ class ScanReadAheadTest {
                 assertThat(first[0]).isNotNull();
                 Thread.sleep(200); // let the read-ahead settle: it must stop at its bound
                 int read = src.reads.get() - opened;
-                assertThat(read).isGreaterThanOrEqualTo(3).isLessThanOrEqualTo(3 + ScanReadAhead.MAX_PAGES_AHEAD);
+                assertThat(read).isGreaterThanOrEqualTo(3).isLessThanOrEqualTo(3 + AHEAD.maxPages());
                 one.dispose();
                 DirectPageScanTest.check(first[0], java.util.stream.LongStream.range(0, 100).toArray());
                 first[0].close();
                 // cancelled after k batches, with pages loading and decoded ahead: nothing is left behind
                 for (int k : new int[] {0, 1, 2, 5, 17, 40}) {
-                    List<VectorSchemaRoot> got = r.scan(LanceFileReader.ScanOptions.all(97), a).take(k).collectList()
+                    List<VectorSchemaRoot> got = r.scan(all(97), a).take(k).collectList()
                             .block(Duration.ofMinutes(1));
                     assertThat(got).hasSize(k);
                     for (int i = 0; i < got.size(); i++) {
@@ -140,7 +129,7 @@ class ScanReadAheadTest {
                 }
                 // a full scan still returns every row in order
                 long[] n = {0};
-                r.scan(LanceFileReader.ScanOptions.all(1000), a).doOnNext(b -> {
+                r.scan(all(1000), a).doOnNext(b -> {
                     try (b) {
                         DirectPageScanTest.check(b, java.util.stream.LongStream.range(n[0], n[0] + b.getRowCount()).toArray());
                         n[0] += b.getRowCount();
@@ -215,7 +204,7 @@ class ScanReadAheadTest {
                 }));
         List<long[]> ranges = List.of(new long[] {0, 10}, new long[] {10, 20}, new long[] {20, 30}, new long[] {30, 40});
         ScanReadAhead ahead = new ScanReadAhead("test", List.of(new OnePagePerBatch()), ranges, ref -> 10, loader,
-                reactor.util.context.Context.empty());
+                reactor.util.context.Context.empty(), AHEAD);
         reactor.core.Disposable waiting = ahead.ensure(0).subscribe();
         ahead.close(); // the scan is cancelled: every load in flight is disposed and delivers its page now
         waiting.dispose();
