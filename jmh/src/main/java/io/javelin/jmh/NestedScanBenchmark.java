@@ -1,8 +1,8 @@
 package io.javelin.jmh;
 
+import io.javelin.encoding.file.DecodeOptions;
 import io.javelin.encoding.file.LanceFileReader;
 import io.javelin.encoding.io.LocalFileSource;
-import io.javelin.encoding.v21.StructuralFieldReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -76,7 +76,6 @@ public class NestedScanBenchmark {
 
     @Setup(Level.Trial)
     public void write() throws Exception {
-        StructuralFieldReader.NATIVE = nativeDecode;
         alloc = new RootAllocator();
         dir = Files.createTempDirectory("jmh-nested");
         file = dir.resolve(shape + ".lance");
@@ -159,7 +158,7 @@ public class NestedScanBenchmark {
     /** Javelin: open + full scan (batches of 65536 rows); returns the Arrow bytes produced. */
     @Benchmark
     public long javelinScan() {
-        try (LanceFileReader r = LanceFileReader.open(LocalFileSource.open(file)).block()) {
+        try (LanceFileReader r = LanceFileReader.open(LocalFileSource.open(file), DecodeOptions.DEFAULT.withNativeDecode(nativeDecode)).block()) {
             return r.scan(LanceFileReader.ScanOptions.all(65536), alloc).map(root -> {
                 try (root) {
                     long bytes = 0;

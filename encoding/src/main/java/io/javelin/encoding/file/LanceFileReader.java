@@ -66,14 +66,36 @@ public final class LanceFileReader implements AutoCloseable {
     /** Takes on 2.1+ files: batched two-round partial page loads, first-round buffers cached per file. */
     private final TakeLoader takes;
 
-    private LanceFileReader(RandomAccessSource source, LanceFileMetadata metadata) {
+    private final DecodeOptions decode;
+    /** False for a {@link #withDecode} copy: the source belongs to the reader it was made from. */
+    private final boolean ownsSource;
+
+    private LanceFileReader(RandomAccessSource source, LanceFileMetadata metadata, DecodeOptions decode) {
+        this(source, metadata, decode, true);
+    }
+
+    private LanceFileReader(RandomAccessSource source, LanceFileMetadata metadata, DecodeOptions decode, boolean ownsSource) {
         this.source = source;
+        this.decode = decode;
+        this.ownsSource = ownsSource;
         this.metadata = metadata;
         this.takes = new TakeLoader(metadata, source);
     }
 
     public static Mono<LanceFileReader> open(RandomAccessSource source) {
-        return readMetadata(source).map(md -> new LanceFileReader(source, md));
+        return open(source, DecodeOptions.DEFAULT);
+    }
+
+    public static Mono<LanceFileReader> open(RandomAccessSource source, DecodeOptions decode) {
+        return readMetadata(source).map(md -> new LanceFileReader(source, md, decode));
+    }
+
+    /**
+     * The same open file decoded with other options (differential tests and benchmarks): shares this reader's
+     * source and metadata; closing the copy frees only its own take cache, the source stays with this reader.
+     */
+    public LanceFileReader withDecode(DecodeOptions other) {
+        return new LanceFileReader(source, metadata, other, false);
     }
 
     /** Reads and parses footer, tables, column metadata and schema. */
@@ -202,7 +224,7 @@ public final class LanceFileReader implements AutoCloseable {
     private FieldReader newFieldReader(LanceField f) {
         long at = f.column() >= 0 ? metadata.cmoPositions()[f.column()] : -1;
         return guard(metadata.resource(), at, () -> metadata.version().structural()
-                ? new StructuralFieldReader(metadata, f) : new LegacyFieldReader(metadata, f));
+                ? new StructuralFieldReader(metadata, f, decode) : new LegacyFieldReader(metadata, f, decode));
     }
 
     /**
@@ -460,7 +482,9 @@ public final class LanceFileReader implements AutoCloseable {
     @Override
     public void close() {
         takes.clear();
-        source.close();
+        if (ownsSource) {
+            source.close();
+        }
     }
 
 }

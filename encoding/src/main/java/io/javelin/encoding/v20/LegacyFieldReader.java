@@ -41,8 +41,15 @@ public final class LegacyFieldReader implements FieldReader {
     record ListPage(int n, long[] offsets, byte[] validity) {
     }
 
+    private final io.javelin.encoding.file.DecodeOptions decode;
+
     public LegacyFieldReader(LanceFileMetadata md, LanceField field) {
+        this(md, field, io.javelin.encoding.file.DecodeOptions.DEFAULT);
+    }
+
+    public LegacyFieldReader(LanceFileMetadata md, LanceField field, io.javelin.encoding.file.DecodeOptions decode) {
         this.md = md;
+        this.decode = decode;
         this.field = field;
         index(field);
     }
@@ -190,7 +197,7 @@ public final class LegacyFieldReader implements FieldReader {
      */
     @Override
     public Object decodePage(PageRef ref, List<Buf> buffers, io.javelin.encoding.io.SharedMemory memory) {
-        if (memory != null && field.column() == ref.column() && DIRECT && io.javelin.encoding.v21.StructuralFieldReader.NATIVE
+        if (memory != null && field.column() == ref.column() && decode.direct() && decode.nativeDecode()
                 && !field.packed() && !field.blob() && !field.isList() && !field.isStruct()
                 && io.javelin.encoding.arrow.DirectAssembler.supportsField(field.arrow()) && !isBlobColumn(ref.column())) {
             long at = md.cmoPositions()[ref.column()];
@@ -265,7 +272,7 @@ public final class LegacyFieldReader implements FieldReader {
         if (d.values().count() != n) {
             throw ctx.corrupt(0, "Page decoded " + d.values().count() + " values vs " + n);
         }
-        if (f == field && DIRECT && io.javelin.encoding.v21.StructuralFieldReader.NATIVE && !f.packed() && io.javelin.encoding.arrow.DirectAssembler.supportsField(f.arrow())
+        if (f == field && decode.direct() && decode.nativeDecode() && !f.packed() && io.javelin.encoding.arrow.DirectAssembler.supportsField(f.arrow())
                 && (d.values() instanceof Values.Var || d.values() instanceof Values.Fixed fx && fx.itemValidity() == null
                 && fx.bitsPerValue() % 8 == 0)) {
             // a top-level leaf: copied once into native memory, batches wrap slices of it
@@ -274,8 +281,6 @@ public final class LegacyFieldReader implements FieldReader {
         return new LeafPage((int) n, d.values(), d.validity());
     }
 
-    /** Direct pages on by default; {@code -Djavelin.reader.direct=false} forces the general (copying) path. */
-    static final boolean DIRECT = !"false".equals(System.getProperty("javelin.reader.direct"));
 
     @Override
     public org.apache.arrow.vector.FieldVector assembleDirect(List<long[]> ranges, Function<PageRef, Object> pages,

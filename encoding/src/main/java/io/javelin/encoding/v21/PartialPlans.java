@@ -33,7 +33,7 @@ final class PartialPlans {
      * tables and cached with them): one round instead of two, and no I/O when taken again.
      * {@code -Djavelin.take.smallPageBytes=0} turns it off.
      */
-    static final long SMALL_PAGE_BYTES = Long.getLong("javelin.take.smallPageBytes", 4096);
+    static final long SMALL_PAGE_BYTES = 4096;
 
     static long pageBytes(ColumnMetadata.Page page) {
         long n = 0;

@@ -37,8 +37,15 @@ public final class StructuralFieldReader implements FieldReader {
     record Leaf(LanceField field, int column, LeafKind kind, long[] pageStarts) {
     }
 
+    private final io.javelin.encoding.file.DecodeOptions decode;
+
     public StructuralFieldReader(LanceFileMetadata md, LanceField field) {
+        this(md, field, io.javelin.encoding.file.DecodeOptions.DEFAULT);
+    }
+
+    public StructuralFieldReader(LanceFileMetadata md, LanceField field, io.javelin.encoding.file.DecodeOptions decode) {
         this.md = md;
+        this.decode = decode;
         this.field = field;
         collect(field);
         this.nested = field.column() < 0 && io.javelin.encoding.arrow.NestedDirectAssembler.supportsField(field.arrow())
@@ -135,7 +142,7 @@ public final class StructuralFieldReader implements FieldReader {
         long at = md.cmoPositions()[ref.column()];
         PageLayout layout = layout(ref.column(), ref.page());
         boolean top = field.column() >= 0;
-        boolean direct = memory != null && DIRECT && (top || nested && NATIVE);
+        boolean direct = memory != null && decode.direct() && (top || nested && decode.nativeDecode());
         RepDef rd = new RepDef(md.resource(), at, StructuralPages.layers(layout));
         direct &= top || NativePages.flat(rd) || NativeLevels.supports(rd);
         if (direct && layout.hasFullZipLayout() && !buffers.isEmpty() && buffers.get(0).seg().isNative()
@@ -145,7 +152,7 @@ public final class StructuralFieldReader implements FieldReader {
                 return top ? dp : NativePages.Layers.attach(dp, null, rd);
             }
         }
-        direct &= NATIVE;
+        direct &= decode.nativeDecode();
         direct &= DirectAssembler.supportsField(leaf.field.arrow());
         if (direct && layout.hasMiniBlockLayout() && page.getLength() <= Compressions.MAX_VALUES) {
             if (NativePages.supports(layout.getMiniBlockLayout(), leaf.kind, rd)) {
@@ -166,16 +173,6 @@ public final class StructuralFieldReader implements FieldReader {
         }
         return decoded;
     }
-
-    /** Direct pages on by default; {@code -Djavelin.reader.direct=false} forces the general (copying) path. */
-    static final boolean DIRECT = !"false".equals(System.getProperty("javelin.reader.direct"));
-
-    /**
-     * Native decode of every other top-level leaf page ({@link NativePages}): on by default,
-     * {@code -Djavelin.reader.native=false} turns it off (pages then decode on the heap and take the
-     * general path). Decoded pages are owned by the scan's {@code PageCache} from the moment they exist.
-     */
-    public static volatile boolean NATIVE = !"false".equals(System.getProperty("javelin.reader.native"));
 
     /** The zero-copy case: no rep/def, fixed-width values back to back, nothing to decode. */
     private DirectPage fullZipDirect(FullZipLayout fz, Buf data, long rows, LeafKind kind, SharedMemory memory) {
@@ -200,7 +197,7 @@ public final class StructuralFieldReader implements FieldReader {
     @Override
     public org.apache.arrow.vector.FieldVector assembleDirect(List<long[]> ranges, Function<PageRef, Object> pages,
                                                              org.apache.arrow.memory.BufferAllocator allocator) {
-        if (field.column() < 0 && nested && ranges.size() == 1 && NATIVE) {
+        if (field.column() < 0 && nested && ranges.size() == 1 && decode.nativeDecode()) {
             return assembleNested(ranges.get(0)[0], ranges.get(0)[1], pages, allocator);
         }
         if (field.column() < 0 || ranges.size() != 1 || leaves.size() != 1) {
@@ -275,16 +272,13 @@ public final class StructuralFieldReader implements FieldReader {
     @Override
     public org.apache.arrow.vector.FieldVector assembleTake(List<long[]> ranges, Function<PageRef, Object> pages,
                                                            org.apache.arrow.memory.BufferAllocator allocator) {
-        if (field.column() < 0 || leaves.size() != 1 || !TAKE_GATHER || ranges.isEmpty()) {
+        if (field.column() < 0 || leaves.size() != 1 || !decode.takeGather() || ranges.isEmpty()) {
             return null;
         }
         Leaf t = leaves.get(0);
         return TakeGather.toVector(md.resource(), field.arrow(), t.pageStarts, p -> pages.apply(new PageRef(t.column, p)), ranges,
                 allocator);
     }
-
-    /** Takes of top-level leaves gathered straight into Arrow buffers ({@link TakeGather}); {@code -Djavelin.take.gather=false} turns it off. */
-    static volatile boolean TAKE_GATHER = !"false".equals(System.getProperty("javelin.take.gather"));
 
     /** Constant pages up to this size are planned (read with a take's first round); larger ones are loaded whole apart. */
     static final long WHOLE_CONSTANT_BYTES = 1L << 20;

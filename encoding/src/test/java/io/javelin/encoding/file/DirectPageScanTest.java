@@ -40,7 +40,6 @@ import reactor.core.publisher.Flux;
  * as written for batches inside one page and batches straddling pages, and the pages' memory outlives the
  * scan exactly as long as a batch still holds it.
  */
-@org.junit.jupiter.api.extension.ExtendWith(NativeDecodeOn.class) // even when a run sets -Djavelin.reader.native=false
 class DirectPageScanTest {
 
     @TempDir

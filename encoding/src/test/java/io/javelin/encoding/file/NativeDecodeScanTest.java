@@ -37,7 +37,6 @@ import reactor.core.publisher.Mono;
  * with batch sizes that put batches inside pages, across page boundaries and over the whole file; values
  * and nulls equal what was written, and every byte is released when the batches close.
  */
-@org.junit.jupiter.api.extension.ExtendWith(NativeDecodeOn.class) // even when a run sets -Djavelin.reader.native=false
 class NativeDecodeScanTest {
 
     @TempDir

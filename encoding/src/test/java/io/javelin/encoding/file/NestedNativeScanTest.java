@@ -39,7 +39,6 @@ import reactor.core.publisher.Mono;
  * on give exactly the rows of the heap path (2.1 and 2.2, several pages, batches inside and across pages,
  * projections, row ranges, takes), and a batch's buffers lie inside the pages' native memory.
  */
-@org.junit.jupiter.api.extension.ExtendWith(NativeDecodeOn.class)
 class NestedNativeScanTest {
 
     @TempDir
@@ -98,19 +97,15 @@ class NestedNativeScanTest {
 
     /** Every row of every column as normalized objects (plus null counts), read with native decode on or off. */
     private static List<Object> rows(LanceFileReader r, LanceFileReader.ScanOptions o, BufferAllocator a, boolean nativeDecode) {
-        boolean was = StructuralFieldReader.NATIVE;
-        StructuralFieldReader.NATIVE = nativeDecode;
-        try {
-            List<Object> out = new ArrayList<>();
-            r.scan(o, a).doOnNext(root -> {
+        List<Object> out = new ArrayList<>();
+        try (LanceFileReader with = r.withDecode(DecodeOptions.DEFAULT.withNativeDecode(nativeDecode))) {
+            with.scan(o, a).doOnNext(root -> {
                 try (root) {
                     collect(root, out);
                 }
             }).blockLast();
-            return out;
-        } finally {
-            StructuralFieldReader.NATIVE = was;
         }
+        return out;
     }
 
     private static void collect(VectorSchemaRoot root, List<Object> out) {
@@ -172,13 +167,10 @@ class NestedNativeScanTest {
                     try (VectorSchemaRoot t = r.take(idx, null, a).block()) {
                         collect(t, t1);
                     }
-                    boolean was = StructuralFieldReader.NATIVE;
-                    StructuralFieldReader.NATIVE = false;
                     List<Object> t2 = new ArrayList<>();
-                    try (VectorSchemaRoot t = r.take(idx, null, a).block()) {
+                    try (LanceFileReader heap = r.withDecode(DecodeOptions.DEFAULT.withNativeDecode(false));
+                         VectorSchemaRoot t = heap.take(idx, null, a).block()) {
                         collect(t, t2);
-                    } finally {
-                        StructuralFieldReader.NATIVE = was;
                     }
                     assertThat(t1).isEqualTo(t2);
                 }

@@ -63,13 +63,7 @@ class TakeMixTest {
     @ParameterizedTest
     @org.junit.jupiter.params.provider.CsvSource({"V2_1,false", "V2_2,false", "V2_1,true", "V2_2,true"})
     void takesOverWholeAndPartialPagesComplete(String v, boolean nativeDecode) throws Exception {
-        boolean was = io.javelin.encoding.v21.StructuralFieldReader.NATIVE;
-        io.javelin.encoding.v21.StructuralFieldReader.NATIVE = nativeDecode;
-        try {
-            run(LanceFileVersion.valueOf(v));
-        } finally {
-            io.javelin.encoding.v21.StructuralFieldReader.NATIVE = was;
-        }
+        run(LanceFileVersion.valueOf(v), DecodeOptions.DEFAULT.withNativeDecode(nativeDecode));
     }
 
     /**
@@ -167,14 +161,14 @@ class TakeMixTest {
         }
     }
 
-    private void run(LanceFileVersion version) throws Exception {
+    private void run(LanceFileVersion version, DecodeOptions decode) throws Exception {
         int total = 9000;
         try (BufferAllocator a = new RootAllocator(); LocalObjectStore store = new LocalObjectStore(dir, 2)) {
             Flux<VectorSchemaRoot> in = Flux.range(0, 9).concatMap(b -> Mono.using(() -> batch(a, b * 1000L, 1000), Mono::just,
                     VectorSchemaRoot::close, false), 1);
             LanceFileWriter.write(in, SCHEMA, store, "m.lance", WriteOptions.of(version).withPageSize(16 * 1024))
                     .block(Duration.ofMinutes(1));
-            try (LanceFileReader r = LanceFileReader.open(new ObjectStoreSource(store, "m.lance")).block()) {
+            try (LanceFileReader r = LanceFileReader.open(new ObjectStoreSource(store, "m.lance"), decode).block()) {
                 assertThat(r.metadata().columns().get(0).getPages(0).getEncoding().toString()).isNotEmpty();
                 SplittableRandom rnd = new SplittableRandom(7);
                 for (int round = 0; round < ROUNDS; round++) {

@@ -124,15 +124,14 @@ class TakeGatherTest {
     @ParameterizedTest
     @CsvSource({"V2_1,false", "V2_2,false", "V2_1,true", "V2_2,true"})
     void takesGatherEveryRowInRequestOrder(String v, boolean nativeDecode) throws Exception {
-        boolean was = StructuralFieldReader.NATIVE;
-        StructuralFieldReader.NATIVE = nativeDecode;
+        var decode = io.javelin.encoding.file.DecodeOptions.DEFAULT.withNativeDecode(nativeDecode);
         int total = 6000;
         try (BufferAllocator a = new RootAllocator(); LocalObjectStore store = new LocalObjectStore(dir, 2)) {
             Flux<VectorSchemaRoot> in = Flux.range(0, 6).concatMap(b -> Mono.using(() -> batch(a, b * 1000L, 1000), Mono::just,
                     VectorSchemaRoot::close, false), 1);
             LanceFileWriter.write(in, SCHEMA, store, "g.lance", WriteOptions.of(LanceFileVersion.valueOf(v)).withPageSize(8 * 1024))
                     .block(Duration.ofMinutes(1));
-            try (LanceFileReader r = LanceFileReader.open(new ObjectStoreSource(store, "g.lance")).block();
+            try (LanceFileReader r = LanceFileReader.open(new ObjectStoreSource(store, "g.lance"), decode).block();
                  VectorSchemaRoot all = r.scan(LanceFileReader.ScanOptions.all(total), a).single().block(Duration.ofMinutes(1))) {
                 assertThat(r.metadata().columns().get(2).getPagesCount()).isGreaterThan(1);
                 SplittableRandom rnd = new SplittableRandom(11);
@@ -163,8 +162,6 @@ class TakeGatherTest {
                 }
             }
             assertThat(a.getAllocatedMemory()).isZero();
-        } finally {
-            StructuralFieldReader.NATIVE = was;
         }
     }
 
