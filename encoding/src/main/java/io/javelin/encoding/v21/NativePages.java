@@ -642,7 +642,15 @@ final class NativePages {
                     return;
                 }
             }
-            // FSST, general compression...: the chunk decodes on the heap (small, cache-resident), then one bulk copy
+            if (e.getCompressionCase() == CompressiveEncoding.CompressionCase.FSST
+                    && e.getFsst().getValues().getCompressionCase() == CompressiveEncoding.CompressionCase.VARIABLE) {
+                int ow = offsetWidth(e.getFsst().getValues(), chunk);
+                if (ow > 0) {
+                    fsst(Codecs.fsstTable(chunk, e.getFsst().getSymbolTable()), Compressions.need(values, 0, chunk), ow, row, n);
+                    return;
+                }
+            }
+            // general compression...: the chunk decodes on the heap (small, cache-resident), then one bulk copy
             Values v = Compressions.miniBlock(e, values, n, chunk);
             if (!(v instanceof Values.Var var) || var.count() != n) {
                 throw chunk.corrupt(0, "Fixed-width values in a string column");
@@ -700,6 +708,38 @@ final class NativePages {
             ensure(len);
             MemorySegment.copy(b.seg(), base, data, size, len);
             size += len;
+        }
+
+        /**
+         * FSST strings over plain variable offsets (as {@link #plain}), each value decoded straight into the
+         * page's native bytes: no heap copy of the chunk.
+         */
+        private void fsst(FsstSymbolTable table, Buf b, int ow, int row, int n) {
+            b.check(0, (long) (n + 1) * ow);
+            MemorySegment seg = b.seg();
+            long limit = b.size();
+            long base = b.uint(0, ow);
+            long last = b.uint((long) n * ow, ow);
+            if (base > limit || last < base || last > limit) {
+                throw b.corrupt(0, "Variable offsets " + base + ".." + last + " outside the chunk of " + limit);
+            }
+            ensure(table.maxDecodedLength(last - base));
+            long[] off = offsetScratch(n);
+            long prev = base;
+            try {
+                for (int i = 1; i <= n; i++) {
+                    long o = ow == 4 ? Integer.toUnsignedLong(seg.get(Buf.U32, 4L * i)) : seg.get(Buf.U64, 8L * i);
+                    if (o < prev || o > last) {
+                        throw b.corrupt((long) i * ow, "Variable offset " + o + " out of order or past the chunk of " + limit);
+                    }
+                    size += table.decode(seg, prev, o - prev, data, size, data.byteSize() - size);
+                    off[i - 1] = size;
+                    prev = o;
+                }
+            } catch (CodecException e) {
+                throw b.corrupt(Math.max(0, e.offset()), "Bad FSST data: " + e.getMessage());
+            }
+            MemorySegment.copy(off, 0, offsets, LONG_LE, 8L * (row + 1), n);
         }
 
         @Override
