@@ -255,6 +255,86 @@ public final class FsstSymbolTable {
         return op;
     }
 
+    private static final java.lang.invoke.VarHandle INT_ARRAY =
+            java.lang.invoke.MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
+
+    /**
+     * Decodes {@code n} strings whose codes lie back to back in {@code codes}: string i is
+     * {@code codes[ends[i-1], ends[i])} ({@code ends[-1]} = 0; {@code ends} non-decreasing, within
+     * {@code codes}), written one after another into {@code out} from 0. String i's decoded end is written to
+     * {@code outEnds[i]} (which may be {@code ends} itself). {@code out} must hold {@link #maxDecodedLength}
+     * of all codes plus 8 bytes (symbols are stored 8 bytes at a time).
+     *
+     * @return the decoded length of all strings
+     * @throws CodecException on an invalid code or a dangling escape
+     */
+    public int decodeRun(byte[] codes, long[] ends, int n, byte[] out, long[] outEnds) {
+        int total = n == 0 ? 0 : (int) ends[n - 1];
+        if (Math.multiplyExact((long) total, compressed ? MAX_SYMBOL_LENGTH : 1) + 8 > out.length) {
+            throw new IllegalArgumentException("Output of " + out.length + " bytes too small for " + total + " codes");
+        }
+        int op = 0;
+        int ip = 0;
+        byte[] lengths = this.lengths;
+        long[] symbols = this.symbols;
+        for (int i = 0; i < n; i++) {
+            long e = ends[i];
+            if (e < ip || e > codes.length) {
+                throw new CodecException(CODEC, ip, "String " + i + " codes end at " + e + " (from " + ip + ", of " + codes.length + ")");
+            }
+            int end = (int) e;
+            if (!compressed) {
+                System.arraycopy(codes, ip, out, op, end - ip);
+                op += end - ip;
+                ip = end;
+            } else {
+                // four codes at a time while none is an escape or unknown (a length of 0): one 8-byte store each
+                while (ip + 4 <= end) {
+                    int w = (int) INT_ARRAY.get(codes, ip);
+                    int c0 = w & 0xFF;
+                    int c1 = (w >>> 8) & 0xFF;
+                    int c2 = (w >>> 16) & 0xFF;
+                    int c3 = w >>> 24;
+                    int l0 = lengths[c0];
+                    int l1 = lengths[c1];
+                    int l2 = lengths[c2];
+                    int l3 = lengths[c3];
+                    if ((l0 - 1 | l1 - 1 | l2 - 1 | l3 - 1) < 0) {
+                        break;
+                    }
+                    LONG_ARRAY.set(out, op, symbols[c0]);
+                    op += l0;
+                    LONG_ARRAY.set(out, op, symbols[c1]);
+                    op += l1;
+                    LONG_ARRAY.set(out, op, symbols[c2]);
+                    op += l2;
+                    LONG_ARRAY.set(out, op, symbols[c3]);
+                    op += l3;
+                    ip += 4;
+                }
+                while (ip < end) {
+                    int c = codes[ip] & 0xFF;
+                    int len = lengths[c];
+                    if (len != 0) {
+                        LONG_ARRAY.set(out, op, symbols[c]);
+                        op += len;
+                        ip++;
+                    } else if (c == ESCAPE && ip + 1 < end) {
+                        out[op++] = codes[ip + 1];
+                        ip += 2;
+                    } else if (c == ESCAPE) {
+                        throw new CodecException(CODEC, ip, "Escape byte without a payload byte");
+                    } else {
+                        throw new CodecException(CODEC, ip, "Code " + c + " but the table has " + count + " symbols");
+                    }
+                }
+            }
+            outEnds[i] = op;
+        }
+        return op;
+    }
+
+
     private static final java.lang.invoke.VarHandle LONG_ARRAY =
             java.lang.invoke.MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 

@@ -723,24 +723,44 @@ final class NativePages {
             if (base > limit || last < base || last > limit) {
                 throw b.corrupt(0, "Variable offsets " + base + ".." + last + " outside the chunk of " + limit);
             }
-            ensure(table.maxDecodedLength(last - base));
-            long[] off = offsetScratch(n);
-            long prev = base;
-            try {
-                for (int i = 1; i <= n; i++) {
-                    long o = ow == 4 ? Integer.toUnsignedLong(seg.get(Buf.U32, 4L * i)) : seg.get(Buf.U64, 8L * i);
-                    if (o < prev || o > last) {
-                        throw b.corrupt((long) i * ow, "Variable offset " + o + " out of order or past the chunk of " + limit);
-                    }
-                    size += table.decode(seg, prev, o - prev, data, size, data.byteSize() - size);
-                    off[i - 1] = size;
-                    prev = o;
-                }
-            } catch (CodecException e) {
-                throw b.corrupt(Math.max(0, e.offset()), "Bad FSST data: " + e.getMessage());
+            // the chunk's codes (a few KiB) are read from a heap copy: four at a time, no per-byte segment checks
+            int total = (int) (last - base);
+            if (codeScratch.length < total) {
+                codeScratch = new byte[Math.max(total, 2 * codeScratch.length)];
             }
-            MemorySegment.copy(off, 0, offsets, LONG_LE, 8L * (row + 1), n);
+            MemorySegment.copy(seg, ValueLayout.JAVA_BYTE, base, codeScratch, 0, total);
+            long[] ends = offsetScratch(n);
+            long prev = base;
+            for (int i = 1; i <= n; i++) {
+                long o = ow == 4 ? Integer.toUnsignedLong(seg.get(Buf.U32, 4L * i)) : seg.get(Buf.U64, 8L * i);
+                if (o < prev || o > last) {
+                    throw b.corrupt((long) i * ow, "Variable offset " + o + " out of order or past the chunk of " + limit);
+                }
+                ends[i - 1] = o - base;
+                prev = o;
+            }
+            // decoded into a cache-resident heap scratch (8-byte symbol stores at heap speed), then one bulk copy
+            int max = (int) Math.min(Integer.MAX_VALUE - 16, table.maxDecodedLength(total) + 8);
+            if (outScratch.length < max) {
+                outScratch = new byte[Math.max(max, 2 * outScratch.length)];
+            }
+            int written;
+            try {
+                written = table.decodeRun(codeScratch, ends, n, outScratch, ends);
+            } catch (CodecException e) {
+                throw b.corrupt(base + Math.max(0, e.offset()), "Bad FSST data: " + e.getMessage());
+            }
+            ensure(written);
+            MemorySegment.copy(outScratch, 0, data, ValueLayout.JAVA_BYTE, size, written);
+            for (int i = 0; i < n; i++) {
+                ends[i] += size;
+            }
+            MemorySegment.copy(ends, 0, offsets, LONG_LE, 8L * (row + 1), n);
+            size += written;
         }
+
+        private byte[] codeScratch = new byte[0];
+        private byte[] outScratch = new byte[0];
 
         @Override
         public void gather(Buf chunk, Values dict, long limit, MemorySegment idx, int iw, int row, int n) {

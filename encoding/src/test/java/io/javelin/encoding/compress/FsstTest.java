@@ -322,6 +322,63 @@ class FsstTest {
         }
     }
 
+    /** The chunk decoder (four codes at a time, escapes and odd tails one by one) equals per-string decode. */
+    @Test
+    void decodeRunEqualsPerStringDecode() {
+        Random rnd = new Random(17);
+        for (int round = 0; round < 300; round++) {
+            int nsym = 1 + rnd.nextInt(255);
+            byte[][] symbols = new byte[nsym][];
+            for (int i = 0; i < nsym; i++) {
+                symbols[i] = new byte[1 + rnd.nextInt(8)];
+                rnd.nextBytes(symbols[i]);
+            }
+            boolean empty = round % 50 == 7;
+            FsstSymbolTable t = empty ? FsstSymbolTable.of() : FsstSymbolTable.of(symbols);
+            int n = new int[] {0, 1, 3, 7, 33, 1025}[round % 6];
+            long[] ends = new long[n];
+            java.io.ByteArrayOutputStream codes = new java.io.ByteArrayOutputStream();
+            for (int i = 0; i < n; i++) {
+                int len = rnd.nextInt(round % 4 == 0 ? 3 : 41);
+                for (int k = 0; k < len; k++) {
+                    if (rnd.nextInt(round % 2 == 0 ? 10 : 200) == 0 || empty) {
+                        codes.write(FsstSymbolTable.ESCAPE);
+                        codes.write(rnd.nextInt(256));
+                    } else {
+                        codes.write(rnd.nextInt(nsym));
+                    }
+                }
+                ends[i] = codes.size();
+            }
+            byte[] in = codes.toByteArray();
+            try (Arena arena = OffHeap.newArena("fsst-test")) {
+                MemorySegment src = segment(arena, in.length == 0 ? new byte[1] : in);
+                MemorySegment one = arena.allocate(8L * in.length + 16);
+                byte[] out = new byte[8 * in.length + 8];
+                long[] outEnds = new long[n];
+                int total = t.decodeRun(in, ends.clone(), n, out, outEnds);
+                long prev = 0;
+                for (int i = 0; i < n; i++) {
+                    long from = i == 0 ? 0 : ends[i - 1];
+                    long m = t.decode(src, from, ends[i] - from, one, 0, one.byteSize());
+                    assertThat(java.util.Arrays.copyOfRange(out, (int) prev, (int) outEnds[i]))
+                            .isEqualTo(one.asSlice(0, m).toArray(ValueLayout.JAVA_BYTE));
+                    prev = outEnds[i];
+                }
+                assertThat(total).isEqualTo(n == 0 ? 0 : outEnds[n - 1]);
+            }
+        }
+        FsstSymbolTable small = FsstSymbolTable.of(new byte[] {'a'});
+        assertThatThrownBy(() -> small.decodeRun(new byte[] {0, 0, 0, 0, 5}, new long[] {5}, 1, new byte[64], new long[1]))
+                .isInstanceOf(CodecException.class).hasMessageContaining("Code 5");
+        assertThatThrownBy(() -> small.decodeRun(new byte[] {0, (byte) 255}, new long[] {2}, 1, new byte[64], new long[1]))
+                .isInstanceOf(CodecException.class).hasMessageContaining("Escape");
+        assertThatThrownBy(() -> small.decodeRun(new byte[] {0, 0}, new long[] {2, 1}, 2, new byte[64], new long[2]))
+                .isInstanceOf(CodecException.class);
+        assertThatThrownBy(() -> small.decodeRun(new byte[] {0, 0}, new long[] {2}, 1, new byte[4], new long[1]))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
     /** The heap batch decoder (fast path and the checked path near the output limit) equals per-string decode. */
     @Test
     void decodeAllEqualsPerStringDecode() {
