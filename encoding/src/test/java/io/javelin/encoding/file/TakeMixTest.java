@@ -146,8 +146,12 @@ class TakeMixTest {
                 assertThat(src.requests.size() - before).as("a 2.4 MB second round").isGreaterThanOrEqualTo(3);
             }
             try (LanceFileReader r = LanceFileReader.open(new ObjectStoreSource(store, "big.lance")).block()) {
+                // A lambda subscriber disposed while the result is on its way drops it (Reactor's onNextDropped):
+                // a subscriber that disposes must close what it is handed after that, here through the hook.
+                reactor.util.context.Context closeDropped = reactor.util.context.Context.of("reactor.onNextDropped.local",
+                        (java.util.function.Consumer<Object>) o -> ((VectorSchemaRoot) o).close());
                 for (int i = 0; i < 20; i++) {
-                    reactor.core.Disposable d = r.take(idx, null, a).subscribe(VectorSchemaRoot::close);
+                    reactor.core.Disposable d = r.take(idx, null, a).subscribe(VectorSchemaRoot::close, e -> { }, null, closeDropped);
                     Thread.sleep(i % 4);
                     d.dispose();
                 }
