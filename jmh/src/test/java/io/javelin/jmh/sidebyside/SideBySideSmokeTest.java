@@ -69,6 +69,9 @@ class SideBySideSmokeTest {
                 }
             }
         }
+        // request-count parity: the filtered scan's late materialization is coalesced into as few GETs as lance-core's
+        SideBySide.Case filter = cases.get(5);
+        assertThat(filter.traffic().get("javelin").requests()).isLessThanOrEqualTo(filter.traffic().get("lance-core").requests());
         // the whole scan downloads at least the vectors, and each engine about the same bytes
         SideBySide.Case full = cases.get(0);
         assertThat(full.traffic().get("javelin").bytesDown()).isGreaterThan(3000L * 512)
