@@ -595,18 +595,21 @@ public final class Dataset implements AutoCloseable {
 
     /** A data file, resolved through {@code base_id} when it lives under another root (clones, branches). */
     Mono<LanceFileReader> openFile(io.javelin.tx.pb.DataFile file, PageIoScheduler io) {
+        // the manifest's file_size_bytes (0 when a writer did not record it) saves the HEAD of each open
+        long size = file.getFileSizeBytes();
         if (!file.hasBaseId()) {
-            return openFile(file.getPath(), io);
+            return openFile(file.getPath(), size, io);
         }
         return Mono.fromCallable(() -> BasePaths.resolve(this, file.getBaseId()))
-                .flatMap(b -> LanceFileReader.open(new ObjectStoreSource(b.store(), b.dir("data/") + file.getPath(), new PageIoScheduler(b.store()))));
+                .flatMap(b -> LanceFileReader.open(new ObjectStoreSource(b.store(), b.dir("data/") + file.getPath(),
+                        new PageIoScheduler(b.store()), size)));
     }
 
-    Mono<LanceFileReader> openFile(String path, PageIoScheduler io) {
+    private Mono<LanceFileReader> openFile(String path, long size, PageIoScheduler io) {
         if (io == handle.io) {
-            return handle.files.get(path, () -> LanceFileReader.open(new ObjectStoreSource(handle.store, "data/" + path, io)));
+            return handle.files.get(path, () -> LanceFileReader.open(new ObjectStoreSource(handle.store, "data/" + path, io, size)));
         }
-        return LanceFileReader.open(new ObjectStoreSource(handle.store, "data/" + path, io));
+        return LanceFileReader.open(new ObjectStoreSource(handle.store, "data/" + path, io, size));
     }
 
     Predicate compile(String filter) {

@@ -68,7 +68,7 @@ final class FragmentSource {
                 idOf.put(c, lf.id());
             }
             return Flux.fromIterable(new java.util.LinkedHashSet<>(fileOf.values()))
-                    .concatMap(i -> ds.openFile(files.get(i), io)
+                    .flatMap(i -> ds.openFile(files.get(i), io) // a fragment's files open concurrently: one round trip on cloud stores
                             .map(r -> Map.entry(i, r)))
                     .collectMap(Map.Entry::getKey, Map.Entry::getValue)
                     .map(readers -> {

@@ -249,7 +249,7 @@ final class Scan {
         // batch, and the per-take costs (plans, I/O rounds) are paid less often. Survivors are emitted in
         // batches of at most batchSize rows.
         int batchSize = s.batchSize;
-        int scanBatch = late ? lateGroupRows(batchSize) : batchSize;
+        int scanBatch = late ? lateGroupRows(batchSize, ds.objectStore().traits().local()) : batchSize;
         return Mono.zip(ds.deletions(f), FragmentSource.open(ds, f, plan.readColumns(), io))
                 .flatMapMany(t -> {
                     RoaringBitmap deleted = t.getT1();
@@ -283,9 +283,16 @@ final class Scan {
                 });
     }
 
-    /** Filter-column rows per group of a late-materializing scan: 8 batches, at most 64 Ki rows, at least one batch. */
-    static int lateGroupRows(int batchSize) {
-        return Math.max(batchSize, Math.min(8 * batchSize, 65_536));
+    /**
+     * Filter-column rows per group of a late-materializing scan, at least one batch. Local stores: 8 batches, at
+     * most 64 Ki rows. Cloud stores: 64 batches, at most 512 Ki rows: each group's take is a round of GETs cut at
+     * group edges, so larger groups read the other columns' pages in about as many GETs as reading them whole
+     * (Lance's filtered scan) instead of 2-3 times as many.
+     */
+    static int lateGroupRows(int batchSize, boolean localStore) {
+        int batches = localStore ? 8 : 64;
+        int maxRows = localStore ? 65_536 : 524_288;
+        return Math.max(batchSize, (int) Math.min((long) batches * batchSize, maxRows));
     }
 
     /**

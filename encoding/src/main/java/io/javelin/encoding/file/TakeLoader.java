@@ -21,7 +21,7 @@ import reactor.core.scheduler.Schedulers;
  * Loads the pages of a take on a 2.1+ file with {@link PartialPage} plans, in two scheduler requests for
  * the whole take rather than two per page: the first rounds (chunk tables, dictionaries, repetition
  * indexes) of every page of every projected column go out as one request, then all second rounds (the
- * chunks or rows) as one request (split only above {@link #MAX_REQUEST_BYTES}), so the page-I/O scheduler
+ * chunks or rows) as one request (split only above the source's {@code maxSparseRequest()}), so the page-I/O scheduler
  * can coalesce neighbours. First-round buffers are kept per open file ({@link #CACHE_BYTES}), so repeated
  * takes of the same pages issue one request. Pages without a plan are loaded whole by the caller's loader.
  */
@@ -32,13 +32,14 @@ final class TakeLoader {
      * repetition indexes more); a filtered scan's takes and repeated takes read each page's metadata once.
      */
     static final long CACHE_BYTES = 16L << 20;
-    /**
-     * A second round larger than this is split into several requests, read one after the other: each is small
-     * enough for the scheduler to hand to a store as one batch of reads (a local store: one blocking task, not one
-     * per row), and the scheduler's byte budget admits each. (Reading them concurrently with flatMapSequential
-     * left read buffers unreleased when the take was cancelled: TakeMixTest.)
+    /*
+     * A second round larger than the source's maxSparseRequest() (1 MiB on local stores, unlimited on cloud
+     * stores) is split into several requests, read one after the other: each is small enough for the scheduler to
+     * hand to a local store as one batch of reads (one blocking task, not one per row), and the scheduler's byte
+     * budget admits each. A cloud store gets one request, coalesced into few GETs that run in parallel. (Reading
+     * the parts concurrently with flatMapSequential left read buffers unreleased when the take was cancelled:
+     * TakeMixTest.)
      */
-    static final long MAX_REQUEST_BYTES = 1L << 20;
 
 
     private final LanceFileMetadata md;
@@ -202,7 +203,7 @@ final class TakeLoader {
         }).then();
     }
 
-    /** Plans, reads (one request per {@link #MAX_REQUEST_BYTES}) and decodes every job's second round. */
+    /** Plans, reads (one request per {@code source.maxSparseRequest()} bytes) and decodes every job's second round. */
     private <T> Flux<T> secondRound(List<Job> jobs, long priority, BiFunction<PageRef, Object, T> wrap, int concurrency) {
         List<long[]> reads = new ArrayList<>();
         for (Job j : jobs) {
@@ -212,11 +213,12 @@ final class TakeLoader {
             reads.addAll(mine);
             j.secondTo = reads.size();
         }
+        long maxRequest = source.maxSparseRequest();
         List<List<long[]>> groups = new ArrayList<>();
         List<long[]> cur = new ArrayList<>();
         long bytes = 0;
         for (long[] r : reads) {
-            if (!cur.isEmpty() && bytes + r[1] > MAX_REQUEST_BYTES) {
+            if (!cur.isEmpty() && bytes + r[1] > maxRequest) {
                 groups.add(cur);
                 cur = new ArrayList<>();
                 bytes = 0;

@@ -18,11 +18,21 @@ public final class ObjectStoreSource implements RandomAccessSource {
     private final ObjectStore store;
     private final String path;
     private final PageIoScheduler scheduler;
+    private final long knownSize;
 
     public ObjectStoreSource(ObjectStore store, String path, PageIoScheduler scheduler) {
+        this(store, path, scheduler, -1);
+    }
+
+    /**
+     * {@code knownSize} &gt; 0 is the object's size as a manifest records it (Lance's {@code file_size_bytes}): opening
+     * the file then costs no HEAD request, only the tail read. 0 or less: unknown, asked of the store.
+     */
+    public ObjectStoreSource(ObjectStore store, String path, PageIoScheduler scheduler, long knownSize) {
         this.store = store;
         this.path = path;
         this.scheduler = scheduler;
+        this.knownSize = knownSize;
     }
 
     public ObjectStoreSource(ObjectStore store, String path) {
@@ -36,7 +46,7 @@ public final class ObjectStoreSource implements RandomAccessSource {
 
     @Override
     public Mono<Long> size() {
-        return store.head(path).map(m -> m.size());
+        return knownSize > 0 ? Mono.just(knownSize) : store.head(path).map(m -> m.size());
     }
 
     @Override
@@ -63,6 +73,11 @@ public final class ObjectStoreSource implements RandomAccessSource {
             out.add(new io.javelin.encoding.io.ByteRange(ranges.get(i)[0], b.segment(), b::release));
         }
         return out;
+    }
+
+    @Override
+    public long maxSparseRequest() {
+        return scheduler.options().maxSparseRequest();
     }
 
     @Override

@@ -33,6 +33,15 @@ public interface RandomAccessSource extends AutoCloseable {
                 }));
     }
 
+    /**
+     * Bytes of ranges worth sending as one {@link #readAll} of many small ranges (a take's rows): 1 MiB here, for
+     * local sources that read such a request as one batch; a cloud store's source returns its scheduler's
+     * (unlimited), so a take goes out as one request that the scheduler coalesces into a few large GETs.
+     */
+    default long maxSparseRequest() {
+        return 1L << 20;
+    }
+
     @Override
     default void close() {
     }

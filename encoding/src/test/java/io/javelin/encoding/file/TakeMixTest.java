@@ -105,8 +105,8 @@ class TakeMixTest {
     }
 
     /**
-     * A second round above {@link TakeLoader#MAX_REQUEST_BYTES} (300 rows of 8 KiB values) goes out as several
-     * requests read concurrently; the rows come back in order, and a take cancelled while they are in flight
+     * A second round above the source's {@code maxSparseRequest()} (1 MiB by default; 300 rows of 8 KiB values)
+     * goes out as several requests read concurrently; the rows come back in order, and a take cancelled while they are in flight
      * releases every buffer.
      */
     @org.junit.jupiter.api.Test

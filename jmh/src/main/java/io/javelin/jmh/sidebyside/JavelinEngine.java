@@ -5,6 +5,7 @@ import io.javelin.engine.Dataset;
 import io.javelin.engine.WriteMode;
 import io.javelin.engine.WriteParams;
 import java.util.List;
+import java.util.Map;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -14,10 +15,17 @@ import reactor.core.publisher.Flux;
 final class JavelinEngine implements Engine {
 
     private final BufferAllocator alloc;
+    private final Map<String, String> storageOptions;
     private Dataset ds;
 
     JavelinEngine(BufferAllocator alloc) {
+        this(alloc, Map.of());
+    }
+
+    /** {@code storageOptions}: Lance's option names, as for {@code Dataset.open(uri, options)}. */
+    JavelinEngine(BufferAllocator alloc, Map<String, String> storageOptions) {
         this.alloc = alloc;
+        this.storageOptions = Map.copyOf(storageOptions);
     }
 
     @Override
@@ -28,14 +36,14 @@ final class JavelinEngine implements Engine {
     @Override
     public void write(String uri, BenchData data) {
         Flux<VectorSchemaRoot> batches = Flux.range(0, data.batches()).map(data::batch);
-        Dataset.write(uri, batches, BenchData.SCHEMA,
+        Dataset.write(uri, storageOptions, batches, BenchData.SCHEMA,
                 WriteParams.of(WriteMode.CREATE).withDataStorageVersion(LanceFileVersion.V2_1)).block().close();
     }
 
     @Override
     public void open(String uri) {
         close();
-        ds = Dataset.open(uri).block();
+        ds = Dataset.open(uri, storageOptions).block();
     }
 
     @Override
@@ -67,7 +75,7 @@ final class JavelinEngine implements Engine {
     @Override
     public void append(String uri, BenchData data) {
         Flux<VectorSchemaRoot> batches = Flux.range(0, data.batches()).map(data::batch);
-        Dataset.write(uri, batches, BenchData.SCHEMA,
+        Dataset.write(uri, storageOptions, batches, BenchData.SCHEMA,
                 WriteParams.of(WriteMode.APPEND).withDataStorageVersion(LanceFileVersion.V2_1)).block().close();
     }
 

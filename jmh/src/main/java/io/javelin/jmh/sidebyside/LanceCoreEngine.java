@@ -3,12 +3,14 @@ package io.javelin.jmh.sidebyside;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.apache.arrow.c.ArrowArrayStream;
 import org.apache.arrow.c.Data;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.lance.Dataset;
+import org.lance.ReadOptions;
 import org.lance.WriteParams;
 import org.lance.ipc.LanceScanner;
 import org.lance.ipc.ScanOptions;
@@ -17,10 +19,17 @@ import org.lance.ipc.ScanOptions;
 final class LanceCoreEngine implements Engine {
 
     private final BufferAllocator alloc;
+    private final Map<String, String> storageOptions;
     private Dataset ds;
 
     LanceCoreEngine(BufferAllocator alloc) {
+        this(alloc, Map.of());
+    }
+
+    /** {@code storageOptions}: Lance's storage options (aws_endpoint, allow_http, ...). */
+    LanceCoreEngine(BufferAllocator alloc, Map<String, String> storageOptions) {
         this.alloc = alloc;
+        this.storageOptions = Map.copyOf(storageOptions);
     }
 
     @Override
@@ -32,7 +41,8 @@ final class LanceCoreEngine implements Engine {
     public void write(String uri, BenchData data) throws Exception {
         try (ArrowReader reader = new Generated(alloc, data); ArrowArrayStream stream = ArrowArrayStream.allocateNew(alloc)) {
             Data.exportArrayStream(alloc, reader, stream);
-            WriteParams p = new WriteParams.Builder().withMode(WriteParams.WriteMode.CREATE).withDataStorageVersion("2.1").build();
+            WriteParams p = new WriteParams.Builder().withMode(WriteParams.WriteMode.CREATE).withDataStorageVersion("2.1")
+                    .withStorageOptions(storageOptions).build();
             Dataset.create(alloc, stream, uri, p).close();
         }
     }
@@ -40,7 +50,7 @@ final class LanceCoreEngine implements Engine {
     @Override
     public void open(String uri) {
         close();
-        ds = Dataset.open(uri, alloc);
+        ds = Dataset.open(alloc, uri, new ReadOptions.Builder().setStorageOptions(storageOptions).build());
     }
 
     @Override
@@ -67,7 +77,8 @@ final class LanceCoreEngine implements Engine {
     public void append(String uri, BenchData data) throws Exception {
         try (ArrowReader reader = new Generated(alloc, data); ArrowArrayStream stream = ArrowArrayStream.allocateNew(alloc)) {
             Data.exportArrayStream(alloc, reader, stream);
-            WriteParams p = new WriteParams.Builder().withMode(WriteParams.WriteMode.APPEND).withDataStorageVersion("2.1").build();
+            WriteParams p = new WriteParams.Builder().withMode(WriteParams.WriteMode.APPEND).withDataStorageVersion("2.1")
+                    .withStorageOptions(storageOptions).build();
             Dataset.create(alloc, stream, uri, p).close();
         }
     }

@@ -23,18 +23,48 @@ final class Report {
     private Report() {
     }
 
-    static void write(List<SideBySide.Case> cases, SideBySide.Options o) throws IOException {
+    static void write(List<SideBySide.Case> cases, SideBySide.Options o, String store) throws IOException {
         Files.createDirectories(o.out());
-        Files.writeString(o.out().resolve("side-by-side.json"), json(cases, o));
-        Files.writeString(o.out().resolve("side-by-side.md"), environment(o) + "\n\n" + markdownTable(cases, o) + "\n");
-        chart(cases, o.out().resolve("side-by-side.png"));
+        String name = o.reportName();
+        Files.writeString(o.out().resolve(name + ".json"), json(cases, o, store));
+        String md = environment(o, store) + "\n\n" + markdownTable(cases, o) + "\n";
+        if (hasTraffic(cases)) {
+            md += "\nRequests and bytes per run (per take for takes), counted at the latency proxy; the engines run one at a "
+                    + "time, so each operation's traffic is its engine's.\n\n" + trafficTable(cases) + "\n";
+        }
+        Files.writeString(o.out().resolve(name + ".md"), md);
+        chart(cases, o.out().resolve(name + ".png"));
     }
 
-    static String environment(SideBySide.Options o) {
-        return String.format(Locale.ROOT, "%s; JDK %s (%s); %d CPUs; max heap %d MiB; %,d rows (id int64, f float32, s utf8 16-20 B, "
-                        + "vec fixed_size_list<float32,128>), written by lance-core 7.0.0 as format 2.1; %d warm-up + %d measured "
-                        + "repetitions, engines alternating", Instant.now(), Runtime.version(), System.getProperty("java.vm.name"),
-                Runtime.getRuntime().availableProcessors(), Runtime.getRuntime().maxMemory() >> 20, o.rows(), o.warmup(), o.reps());
+    static String environment(SideBySide.Options o, String store) {
+        return String.format(Locale.ROOT, "%s; JDK %s (%s); %d CPUs; max heap %d MiB; store: %s; %,d rows (id int64, f float32, s utf8 "
+                        + "16-20 B, vec fixed_size_list<float32,128>), written by lance-core 7.0.0 as format 2.1; %d warm-up + %d "
+                        + "measured repetitions, engines alternating, both at default settings", Instant.now(), Runtime.version(),
+                System.getProperty("java.vm.name"), Runtime.getRuntime().availableProcessors(), Runtime.getRuntime().maxMemory() >> 20,
+                store, o.rows(), o.warmup(), o.reps());
+    }
+
+    static boolean hasTraffic(List<SideBySide.Case> cases) {
+        return cases.stream().anyMatch(c -> !c.traffic().isEmpty());
+    }
+
+    /** Requests and MiB up/down per engine and operation, with the request ratio. */
+    static String trafficTable(List<SideBySide.Case> cases) {
+        StringBuilder sb = new StringBuilder();
+        sb.append("| operation | javelin requests | lance-core requests | requests ours/theirs | javelin MiB down | lance-core MiB down "
+                + "| javelin MiB up | lance-core MiB up |\n");
+        sb.append("|---|---:|---:|---:|---:|---:|---:|---:|\n");
+        for (SideBySide.Case c : cases) {
+            var a = c.traffic().get(OURS);
+            var b = c.traffic().get(THEIRS);
+            if (a == null || b == null) {
+                continue;
+            }
+            sb.append(String.format(Locale.ROOT, "| %s | %,d | %,d | **%.2f** | %.1f | %.1f | %.1f | %.1f |%n", c.name(), a.requests(),
+                    b.requests(), b.requests() == 0 ? Double.NaN : (double) a.requests() / b.requests(), a.bytesDown() / 1048576.0,
+                    b.bytesDown() / 1048576.0, a.bytesUp() / 1048576.0, b.bytesUp() / 1048576.0));
+        }
+        return sb.toString();
     }
 
     static String markdownTable(List<SideBySide.Case> cases, SideBySide.Options o) {
@@ -60,9 +90,11 @@ final class Report {
         return String.format(Locale.ROOT, rows ? "%,.0f" : "%,.1f", v);
     }
 
-    static String json(List<SideBySide.Case> cases, SideBySide.Options o) {
+    static String json(List<SideBySide.Case> cases, SideBySide.Options o, String store) {
         StringBuilder sb = new StringBuilder("{\n");
-        sb.append("  \"environment\": ").append(quote(environment(o))).append(",\n");
+        sb.append("  \"environment\": ").append(quote(environment(o, store))).append(",\n");
+        sb.append(String.format(Locale.ROOT, "  \"store\": %s, \"latency_ms\": %d,%n", quote(o.store()),
+                o.store().equals("local") ? 0 : o.latencyMs()));
         sb.append(String.format(Locale.ROOT, "  \"rows\": %d, \"reps\": %d, \"warmup\": %d,%n", o.rows(), o.reps(), o.warmup()));
         sb.append("  \"cases\": [\n");
         for (int i = 0; i < cases.size(); i++) {
@@ -73,6 +105,12 @@ final class Report {
                 sb.append(String.format(Locale.ROOT, ", %s: {\"p50_ms\": %.3f, \"p95_ms\": %.3f, \"rows\": %d, \"arrow_bytes\": %d, \"ms\": %s}",
                         quote(e), c.median(e), SideBySide.percentile(c.millis().get(e), 95), r.rows(), r.bytes(),
                         c.millis().get(e).stream().map(d -> String.format(Locale.ROOT, "%.3f", d)).toList()));
+                var t = c.traffic().get(e);
+                if (t != null) {
+                    sb.setLength(sb.length() - 1); // reopen the engine's object
+                    sb.append(String.format(Locale.ROOT, ", \"requests\": %d, \"bytes_up\": %d, \"bytes_down\": %d}", t.requests(),
+                            t.bytesUp(), t.bytesDown()));
+                }
             }
             sb.append(String.format(Locale.ROOT, ", \"ratio_time_ours_over_theirs\": %.4f}", c.median(OURS) / c.median(THEIRS)));
             sb.append(i + 1 < cases.size() ? ",\n" : "\n");

@@ -21,6 +21,7 @@ import org.apache.arrow.memory.RootAllocator;
  *
  * <pre>
  *   ./bench side-by-side [--rows 10000000] [--reps 3] [--warmup 1] [--takes 10] [--dir /tmp/sbs] [--out docs/bench]
+ *   ./bench side-by-side --store s3 [--latency-ms 20] [--rows N] ...   (S3Proxy behind a latency proxy; side-by-side-s3.*)
  * </pre>
  */
 public final class SideBySide {
@@ -28,11 +29,37 @@ public final class SideBySide {
     static final List<String> ALL_COLUMNS = List.of("id", "f", "s", "vec");
     static final String FILTER = "f < 0.01";
 
-    /** Run settings. */
+    /**
+     * Run settings. {@code store} is "local" (datasets in {@code dir}) or "s3" (S3Proxy behind a proxy adding
+     * {@code latencyMs} per request; reports named {@code side-by-side-s3.*}).
+     */
     public record Options(long rows, int batchRows, int reps, int warmup, int takes, int takeRows, int scanBatch, Path dir,
-                          Path out, boolean write) {
+                          Path out, boolean write, String store, long latencyMs) {
+        public Options {
+            if (!store.equals("local") && !store.equals("s3")) {
+                throw new IllegalArgumentException("--store must be local or s3, got " + store);
+            }
+            if (latencyMs < 0) {
+                throw new IllegalArgumentException("--latency-ms must be >= 0, got " + latencyMs);
+            }
+        }
+
+        public Options(long rows, int batchRows, int reps, int warmup, int takes, int takeRows, int scanBatch, Path dir, Path out,
+                       boolean write) {
+            this(rows, batchRows, reps, warmup, takes, takeRows, scanBatch, dir, out, write, "local", 20);
+        }
+
         public static Options defaults() {
             return new Options(10_000_000, 65536, 3, 1, 10, 1000, 8192, null, Path.of("docs/bench"), true);
+        }
+
+        Options onStore(String s, long latency) {
+            return new Options(rows, batchRows, reps, warmup, takes, takeRows, scanBatch, dir, out, write, s, latency);
+        }
+
+        /** File name of the reports without extension. */
+        String reportName() {
+            return store.equals("local") ? "side-by-side" : "side-by-side-" + store;
         }
 
         static Options parse(String[] args) {
@@ -47,12 +74,16 @@ public final class SideBySide {
                     case "--takes" -> o = o.with(o.rows, o.reps, o.warmup, Integer.parseInt(v), o.dir, o.out);
                     case "--dir" -> o = o.with(o.rows, o.reps, o.warmup, o.takes, Path.of(v), o.out);
                     case "--out" -> o = o.with(o.rows, o.reps, o.warmup, o.takes, o.dir, Path.of(v));
+                    case "--store" -> o = o.onStore(v, o.latencyMs);
+                    case "--latency-ms" -> o = o.onStore(o.store, Long.parseLong(v));
                     case "--no-write" -> {
-                        o = new Options(o.rows, o.batchRows, o.reps, o.warmup, o.takes, o.takeRows, o.scanBatch, o.dir, o.out, false);
+                        o = new Options(o.rows, o.batchRows, o.reps, o.warmup, o.takes, o.takeRows, o.scanBatch, o.dir, o.out, false,
+                                o.store, o.latencyMs);
                         i--;
                     }
                     default -> throw new IllegalArgumentException("unknown option " + a
-                            + " (use --rows N --reps N --warmup N --takes N --dir DIR --out DIR --no-write)");
+                            + " (use --rows N --reps N --warmup N --takes N --dir DIR --out DIR --no-write --store local|s3"
+                            + " --latency-ms N)");
                 }
                 i++;
             }
@@ -61,14 +92,51 @@ public final class SideBySide {
 
         public Options with(long r, int rp, int w, int t, Path d, Path ou) {
             return new Options(r, Math.min(batchRows, (int) Math.max(1, r)), rp, w, t, (int) Math.min(takeRows, r), scanBatch, d, ou,
-                    write);
+                    write, store, latencyMs);
         }
     }
 
-    /** One measured operation: per-engine wall times (ms) and what it produced. */
-    public record Case(String name, String what, Map<String, List<Double>> millis, Map<String, Engine.Result> produced) {
+    /**
+     * One measured operation: per-engine wall times (ms), what it produced and, on a counted store, the traffic of
+     * one run (measured runs averaged; for takes, one take).
+     */
+    public record Case(String name, String what, Map<String, List<Double>> millis, Map<String, Engine.Result> produced,
+                       Map<String, LatencyProxy.Traffic> traffic) {
         double median(String engine) {
             return percentile(millis.get(engine), 50);
+        }
+    }
+
+    /** Adds up one engine's traffic over its measured runs; {@link #perRun} averages it. */
+    static final class TrafficTally {
+        private final BenchStore store;
+        private final Map<String, long[]> sums = new LinkedHashMap<>();
+
+        TrafficTally(BenchStore store) {
+            this.store = store;
+        }
+
+        LatencyProxy.Traffic mark() {
+            return store.traffic();
+        }
+
+        void add(String engine, LatencyProxy.Traffic before) {
+            LatencyProxy.Traffic now = store.traffic();
+            if (before == null || now == null) {
+                return;
+            }
+            LatencyProxy.Traffic d = now.minus(before);
+            long[] s = sums.computeIfAbsent(engine, k -> new long[4]);
+            s[0] += d.requests();
+            s[1] += d.bytesUp();
+            s[2] += d.bytesDown();
+            s[3]++;
+        }
+
+        Map<String, LatencyProxy.Traffic> perRun() {
+            Map<String, LatencyProxy.Traffic> out = new LinkedHashMap<>();
+            sums.forEach((e, s) -> out.put(e, new LatencyProxy.Traffic(s[0] / s[3], s[1] / s[3], s[2] / s[3])));
+            return out;
         }
     }
 
@@ -76,7 +144,10 @@ public final class SideBySide {
         Options o = Options.parse(args);
         List<Case> cases = run(o);
         System.out.println(Report.markdownTable(cases, o));
-        System.out.println("written " + o.out().resolve("side-by-side.{json,md,png}"));
+        if (Report.hasTraffic(cases)) {
+            System.out.println(Report.trafficTable(cases));
+        }
+        System.out.println("written " + o.out().resolve(o.reportName() + ".{json,md,png}"));
     }
 
     /** Runs every case and writes the reports into {@code o.out()}; returns the cases. */
@@ -84,35 +155,46 @@ public final class SideBySide {
         Path dir = o.dir() != null ? o.dir() : Files.createTempDirectory("side-by-side");
         Files.createDirectories(dir);
         List<Case> cases = new ArrayList<>();
-        try (BufferAllocator alloc = new RootAllocator();
+        try (BenchStore store = o.store().equals("s3") ? BenchStore.s3(dir, o.latencyMs()) : BenchStore.local(dir);
+             BufferAllocator alloc = new RootAllocator();
              BenchData data = new BenchData(alloc, o.rows(), o.batchRows(), 8, 42);
-             JavelinEngine javelin = new JavelinEngine(alloc);
-             LanceCoreEngine lance = new LanceCoreEngine(alloc)) {
+             JavelinEngine javelin = new JavelinEngine(alloc, store.options());
+             LanceCoreEngine lance = new LanceCoreEngine(alloc, store.options())) {
             List<Engine> engines = List.of(javelin, lance);
-            String readUri = dir.resolve("lance-written.lance").toString();
-            deleteTree(Path.of(readUri));
-            log("writing %,d rows with lance-core into %s", o.rows(), readUri);
+            String readUri = store.uri("lance-written.lance");
+            store.delete("lance-written.lance");
+            log("writing %,d rows with lance-core into %s (%s)", o.rows(), readUri, store.describe());
             lance.write(readUri, data);
+            TrafficTally opens = new TrafficTally(store);
+            LatencyProxy.Traffic t0 = opens.mark();
             javelin.open(readUri);
+            opens.add(javelin.name(), t0);
+            t0 = opens.mark();
             lance.open(readUri);
-
-            cases.add(measure("full_scan", "scan all columns", o, engines, e -> e.scan(null, null, o.scanBatch())));
-            for (String c : ALL_COLUMNS) {
-                cases.add(measure("scan_" + c, "projected scan of " + c, o, engines, e -> e.scan(List.of(c), null, o.scanBatch())));
+            opens.add(lance.name(), t0);
+            if (store.traffic() != null) {
+                log("%-10s %s", "open", opens.perRun());
             }
-            cases.add(measure("filter", "scan all columns WHERE " + FILTER, o, engines, e -> e.scan(null, FILTER, o.scanBatch())));
-            cases.add(takes(o, engines));
+
+            cases.add(measure("full_scan", "scan all columns", o, store, engines, e -> e.scan(null, null, o.scanBatch())));
+            for (String c : ALL_COLUMNS) {
+                cases.add(measure("scan_" + c, "projected scan of " + c, o, store, engines,
+                        e -> e.scan(List.of(c), null, o.scanBatch())));
+            }
+            cases.add(measure("filter", "scan all columns WHERE " + FILTER, o, store, engines,
+                    e -> e.scan(null, FILTER, o.scanBatch())));
+            cases.add(takes(o, store, engines));
             javelin.close();
             lance.close();
             if (o.write()) {
-                cases.add(writes(o, engines, data, dir));
+                cases.add(writes(o, store, engines, data));
             }
+            Report.write(cases, o, store.describe());
         } finally {
             if (o.dir() == null) {
                 deleteTree(dir);
             }
         }
-        Report.write(cases, o);
         return cases;
     }
 
@@ -120,7 +202,8 @@ public final class SideBySide {
         Engine.Result run(Engine e) throws Exception;
     }
 
-    static Case measure(String name, String what, Options o, List<Engine> engines, Op op) throws Exception {
+    static Case measure(String name, String what, Options o, BenchStore store, List<Engine> engines, Op op) throws Exception {
+        TrafficTally traffic = new TrafficTally(store);
         Map<String, List<Double>> ms = new LinkedHashMap<>();
         Map<String, Engine.Result> produced = new LinkedHashMap<>();
         Map<String, List<Double>> cpu = new LinkedHashMap<>();
@@ -129,6 +212,7 @@ public final class SideBySide {
         for (int rep = 0; rep < o.warmup() + o.reps(); rep++) {
             for (int k = 0; k < engines.size(); k++) {
                 Engine e = engines.get((k + rep) % engines.size()); // alternate who goes first
+                LatencyProxy.Traffic before = traffic.mark();
                 long c0 = processCpuNanos();
                 long t0 = System.nanoTime();
                 Engine.Result r = op.run(e);
@@ -137,6 +221,7 @@ public final class SideBySide {
                 if (rep >= o.warmup()) {
                     ms.get(e.name()).add(t);
                     cpu.get(e.name()).add(c);
+                    traffic.add(e.name(), before);
                 }
                 Engine.Result prev = produced.put(e.name(), r);
                 if (prev != null && prev.rows() != r.rows()) {
@@ -149,11 +234,15 @@ public final class SideBySide {
         // process CPU (this JVM: Javelin's threads, lance-core's native threads, GC, JIT) is steadier than
         // wall time on a shared machine
         log("%-10s cpu %s", name, summary(cpu));
-        return new Case(name, what, ms, produced);
+        if (store.traffic() != null) {
+            log("%-10s traffic per run %s", name, traffic.perRun());
+        }
+        return new Case(name, what, ms, produced, traffic.perRun());
     }
 
     /** {@code takes} random takes of {@code takeRows} rows per repetition; each take is one sample. */
-    static Case takes(Options o, List<Engine> engines) throws Exception {
+    static Case takes(Options o, BenchStore store, List<Engine> engines) throws Exception {
+        TrafficTally traffic = new TrafficTally(store);
         SplittableRandom rnd = new SplittableRandom(7);
         int perRep = Math.max(1, o.takes());
         List<long[]> indexSets = new ArrayList<>();
@@ -173,6 +262,7 @@ public final class SideBySide {
                 Engine e = engines.get((k + rep) % engines.size());
                 for (int t = 0; t < perRep; t++) {
                     long[] idx = indexSets.get(rep * perRep + t);
+                    LatencyProxy.Traffic before = traffic.mark();
                     long t0 = System.nanoTime();
                     Engine.Result r = e.take(idx);
                     double d = (System.nanoTime() - t0) / 1e6;
@@ -181,16 +271,22 @@ public final class SideBySide {
                     }
                     if (rep >= o.warmup()) {
                         ms.get(e.name()).add(d);
+                        traffic.add(e.name(), before);
                     }
                     produced.put(e.name(), r);
                 }
             }
         }
         log("%-10s %s", "take", summary(ms));
-        return new Case("take_" + o.takeRows(), "take of " + o.takeRows() + " random rows (sorted), all columns", ms, produced);
+        if (store.traffic() != null) {
+            log("%-10s traffic per take %s", "take", traffic.perRun());
+        }
+        return new Case("take_" + o.takeRows(), "take of " + o.takeRows() + " random rows (sorted), all columns", ms, produced,
+                traffic.perRun());
     }
 
-    static Case writes(Options o, List<Engine> engines, BenchData data, Path dir) throws Exception {
+    static Case writes(Options o, BenchStore store, List<Engine> engines, BenchData data) throws Exception {
+        TrafficTally traffic = new TrafficTally(store);
         Map<String, List<Double>> ms = new LinkedHashMap<>();
         Map<String, Engine.Result> produced = new LinkedHashMap<>();
         engines.forEach(e -> ms.put(e.name(), new ArrayList<>()));
@@ -198,30 +294,38 @@ public final class SideBySide {
         for (int rep = 0; rep < o.warmup() + o.reps(); rep++) {
             for (int k = 0; k < engines.size(); k++) {
                 Engine e = engines.get((k + rep) % engines.size());
-                Path target = dir.resolve("write-" + e.name() + "-" + rep + ".lance");
-                deleteTree(target);
+                String name = "write-" + e.name() + "-" + rep + ".lance";
+                store.delete(name);
+                LatencyProxy.Traffic before = traffic.mark();
                 long t0 = System.nanoTime();
-                e.write(target.toString(), data);
+                e.write(store.uri(name), data);
                 double d = (System.nanoTime() - t0) / 1e6;
                 if (rep >= o.warmup()) {
                     ms.get(e.name()).add(d);
+                    traffic.add(e.name(), before);
                 }
                 produced.put(e.name(), new Engine.Result(o.rows(), inputBytes));
                 if (rep == 0) {
-                    verifyReadable(target, o.rows());
+                    verifyReadable(store, name, o.rows());
                 }
-                deleteTree(target);
+                store.delete(name);
             }
         }
         log("%-10s %s", "write", summary(ms));
-        return new Case("write", "write the whole dataset (format 2.1, default settings)", ms, produced);
+        if (store.traffic() != null) {
+            log("%-10s traffic per run %s", "write", traffic.perRun());
+        }
+        return new Case("write", "write the whole dataset (format 2.1, default settings)", ms, produced, traffic.perRun());
     }
 
     /** Both engines' datasets must open in lance-core with the right row count. */
-    private static void verifyReadable(Path target, long rows) {
-        try (BufferAllocator a = new RootAllocator(); org.lance.Dataset ds = org.lance.Dataset.open(target.toString(), a)) {
+    private static void verifyReadable(BenchStore store, String name, long rows) {
+        String uri = store.uri(name);
+        try (BufferAllocator a = new RootAllocator();
+             org.lance.Dataset ds = org.lance.Dataset.open(a, uri,
+                     new org.lance.ReadOptions.Builder().setStorageOptions(store.options()).build())) {
             if (ds.countRows() != rows) {
-                throw new IllegalStateException(target + " has " + ds.countRows() + " rows, expected " + rows);
+                throw new IllegalStateException(uri + " has " + ds.countRows() + " rows, expected " + rows);
             }
         }
     }

@@ -42,4 +42,44 @@ class SideBySideSmokeTest {
         assertThat(png.getWidth()).isGreaterThan(100);
         assertThat(png.getHeight()).isGreaterThan(100);
     }
+
+    /**
+     * The S3 form at tiny size: S3Proxy behind the latency proxy, every case on both engines, traffic counted per
+     * engine, the S3 reports written.
+     */
+    @Test
+    void s3FormCountsEachEnginesRequestsAndWritesTheS3Reports(@TempDir Path tmp) throws Exception {
+        Path out = tmp.resolve("out");
+        SideBySide.Options o = new SideBySide.Options(3000, 1024, 1, 0, 2, 100, 512, tmp.resolve("data"), out, true, "s3", 5);
+        List<SideBySide.Case> cases = SideBySide.run(o);
+
+        assertThat(cases).extracting(SideBySide.Case::name).containsExactly("full_scan", "scan_id", "scan_f", "scan_s",
+                "scan_vec", "filter", "take_100", "write");
+        for (SideBySide.Case c : cases) {
+            assertThat(c.produced().get("javelin").rows()).as(c.name()).isEqualTo(c.produced().get("lance-core").rows());
+            for (String e : List.of("javelin", "lance-core")) {
+                LatencyProxy.Traffic t = c.traffic().get(e);
+                assertThat(t).as(c.name() + " " + e).isNotNull();
+                assertThat(t.requests()).as(c.name() + " " + e).isPositive();
+                if (c.name().equals("write")) {
+                    // 3000 rows of a 512-byte vector each went up
+                    assertThat(t.bytesUp()).as(e).isGreaterThan(3000L * 512);
+                } else {
+                    assertThat(t.bytesDown()).as(c.name() + " " + e).isPositive();
+                }
+            }
+        }
+        // request-count parity: the filtered scan's late materialization is coalesced into as few GETs as lance-core's
+        SideBySide.Case filter = cases.get(5);
+        assertThat(filter.traffic().get("javelin").requests()).isLessThanOrEqualTo(filter.traffic().get("lance-core").requests());
+        // the whole scan downloads at least the vectors, and each engine about the same bytes
+        SideBySide.Case full = cases.get(0);
+        assertThat(full.traffic().get("javelin").bytesDown()).isGreaterThan(3000L * 512)
+                .isLessThan(2 * full.traffic().get("lance-core").bytesDown());
+        assertThat(Files.readString(out.resolve("side-by-side-s3.json"))).contains("\"store\": \"s3\"", "\"requests\"",
+                "\"bytes_down\"");
+        assertThat(Files.readString(out.resolve("side-by-side-s3.md"))).contains("| full_scan", "lance-core requests");
+        assertThat(out.resolve("side-by-side-s3.png")).exists();
+        assertThat(out.resolve("side-by-side.json")).doesNotExist();
+    }
 }

@@ -50,6 +50,7 @@ public final class FaultInjectingObjectStore implements ObjectStore {
     private final Queue<Rule> rules = new ConcurrentLinkedQueue<>();
     private final StoreCounters counters;
     private volatile RateLimit rateLimit;
+    private volatile StoreTraits traits;
 
     public FaultInjectingObjectStore(ObjectStore inner) {
         this.inner = inner;
@@ -65,6 +66,15 @@ public final class FaultInjectingObjectStore implements ObjectStore {
     /** Throttles every request above {@code perSecond} in each one-second window of {@code clock}. */
     public FaultInjectingObjectStore rateLimit(double perSecond, Scheduler clock) {
         this.rateLimit = new RateLimit(perSecond, clock);
+        return this;
+    }
+
+    /**
+     * Reports {@code t} as this store's traits instead of the inner store's, e.g. cloud traits over an in-memory
+     * store, so that planners size their I/O as for S3 while the test counts the requests.
+     */
+    public FaultInjectingObjectStore withTraits(StoreTraits t) {
+        this.traits = t;
         return this;
     }
 
@@ -132,7 +142,8 @@ public final class FaultInjectingObjectStore implements ObjectStore {
 
     @Override
     public StoreTraits traits() {
-        return inner.traits();
+        StoreTraits t = traits;
+        return t != null ? t : inner.traits();
     }
 
     @Override
