@@ -44,7 +44,7 @@ public final class Predicate {
     public static Predicate compile(String filter, Schema schema) {
         Expr expr = FilterParser.parse(filter);
         Binder binder = new Binder(filter, schema);
-        Node node = binder.bind(expr);
+        Node node = Binder.matched(binder.bind(expr), expr);
         if (node.type().kind() != ValueType.Kind.BOOL && node.type().kind() != ValueType.Kind.NULL) {
             throw new FilterParseException(filter, expr.position(),
                     "filter must be a boolean expression, not " + node.type().description());
@@ -96,7 +96,7 @@ public final class Predicate {
     }
 
     /** Resolves columns and literal types and checks that operands fit together. */
-    private static final class Binder implements BindErrors {
+    private static final class Binder implements Binding {
         private final String source;
         private final Schema schema;
         private final Set<String> columns = new LinkedHashSet<>();
@@ -111,14 +111,15 @@ public final class Predicate {
             return new FilterParseException(source, at.position(), message);
         }
 
-        Node bind(Expr e) {
+        @Override
+        public Node bind(Expr e) {
             return switch (e) {
                 case Expr.Column c -> column(c);
                 case Expr.Literal l -> literal(l);
                 case Expr.And a -> Logic.and(bindBool(a.left()), bindBool(a.right()));
                 case Expr.Or o -> Logic.or(bindBool(o.left()), bindBool(o.right()));
                 case Expr.Not n -> Logic.not(bindBool(n.operand()));
-                case Expr.IsNull n -> Logic.isNull(bind(n.operand()), n.negated());
+                case Expr.IsNull n -> Logic.isNull(matched(bind(n.operand()), n.operand()), n.negated());
                 case Expr.IsBool b -> Logic.isBool(bindBool(b.operand()), b.target(), b.negated());
                 case Expr.Compare c -> compare(c.op(), c.left(), c.right(), c);
                 case Expr.Between b -> {
@@ -137,20 +138,39 @@ public final class Predicate {
                 }
                 case Expr.Like l -> {
                     Node operand = bind(l.operand());
+                    String op = l.caseInsensitive() ? "ILIKE" : "LIKE";
                     if (!operand.type().isBytes() && operand.type().kind() != ValueType.Kind.NULL) {
-                        throw error(l, "LIKE needs a string operand, not " + operand.type().description());
+                        throw error(l, op + " needs a string operand, not " + operand.type().description());
                     }
-                    Node like = Comparisons.like(operand, l.pattern());
+                    if (operand.type().isNull()) {
+                        yield Constant.nul();
+                    }
+                    Node like = Comparisons.like(operand, l.pattern(), l.caseInsensitive(),
+                            l.escape() == null ? '\\' : l.escape());
                     yield l.negated() ? Logic.not(like) : like;
                 }
+                case Expr.Call c -> Functions.bind(c, this);
+                case Expr.Case c -> ConditionalFunctions.caseWhen(c, this);
+                case Expr.Subscript s -> ListFunctions.subscript(s, this);
+                case Expr.ArrayLiteral a -> ListFunctions.literal(a, this);
+                case Expr.IsDistinct d -> ConditionalFunctions.isDistinct(d, this);
                 case Expr.Arithmetic a -> Arithmetic.of(a, bind(a.left()), bind(a.right()), this);
                 case Expr.Negate n -> Arithmetic.negate(n, bind(n.operand()), this);
                 case Expr.Cast c -> Casts.cast(c, bind(c.operand()), this);
             };
         }
 
-        Node bindBool(Expr e) {
-            Node n = bind(e);
+        /** As in Lance, a regexp_match used as a condition means "matched". */
+        static Node matched(Node n, Expr e) {
+            if (n.type().kind() == ValueType.Kind.LIST && e instanceof Expr.Call c && c.name().equals("regexp_match")) {
+                return Logic.isNull(n, true);
+            }
+            return n;
+        }
+
+        @Override
+        public Node bindBool(Expr e) {
+            Node n = matched(bind(e), e);
             ValueType.Kind k = n.type().kind();
             if (k != ValueType.Kind.BOOL && k != ValueType.Kind.NULL) {
                 throw error(e, "expected a boolean expression, found " + n.type().description());
@@ -267,6 +287,7 @@ public final class Predicate {
                 case FLOAT -> new Values.Doubles(doubles.v(), null, true, rows);
                 case DECIMAL -> new Values.Decimals(decimals.hi(), decimals.lo(), decimals.scale(), null, true, rows);
                 case STRING, BINARY -> new Values.Bytes(null, null, 0, null, bytes, rows);
+                case LIST -> throw new IllegalStateException("no list constants");
             };
         }
 
