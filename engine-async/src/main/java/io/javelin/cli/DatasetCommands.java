@@ -22,7 +22,7 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** The dataset subcommands: info, scan, versions, tags, delete. */
+/** The dataset subcommands: info, count, scan, versions, tags, delete. */
 final class DatasetCommands {
 
     private DatasetCommands() {
@@ -68,6 +68,30 @@ final class DatasetCommands {
                     out.println("  " + f.getName() + ": " + f.getType() + (f.isNullable() ? "" : " not null")
                             + (f.getChildren().isEmpty() ? "" : " " + f.getChildren()));
                 }
+            }
+            out.flush();
+            return 0;
+        }
+    }
+
+    @Command(name = "count", description = "Print the number of live rows (matching --filter) as one integer; "
+            + "uses the manifest and exact indexes where they answer it.")
+    static final class Count implements Callable<Integer> {
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
+        @Mixin
+        CliSupport.Common common;
+        @Mixin
+        At at;
+
+        @Option(names = {"-f", "--filter"}, description = "SQL filter, e.g. \"array_has_any(tags, ['a'])\".")
+        String filter;
+
+        @Override
+        public Integer call() {
+            PrintWriter out = spec.commandLine().getOut();
+            try (Dataset ds = CliSupport.open(at.uri, common.storageOptions, at.version, at.tag)) {
+                out.println(ds.count(filter).block());
             }
             out.flush();
             return 0;
