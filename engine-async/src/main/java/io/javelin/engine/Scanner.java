@@ -200,7 +200,7 @@ public final class Scanner {
     public Flux<VectorSchemaRoot> scan(BufferAllocator allocator) {
         // A tree table lists its fragments from the leaves here, once per version (flat: no I/O).
         Mono<Void> prepare = dataset.snapshot().loadFragments()
-                .then(withRowId ? dataset.rowIds().preload() : Mono.<Void>empty());
+                .then(withRowId || filter != null && filter.contains("_rowid") ? dataset.rowIds().preload() : Mono.<Void>empty());
         Flux<VectorSchemaRoot> regular = Flux.defer(() -> Scan.run(this, plan(), allocator));
         // filter planner hook: a BTree/Bitmap index answers sargable predicates (pushdown off = never)
         Flux<VectorSchemaRoot> run = filter == null || !pushdown || fragmentIds != null ? regular
@@ -219,7 +219,9 @@ public final class Scanner {
 
     /** Rows the scan would return, ignoring limit and offset; without a filter only metadata is read. */
     public Mono<Long> count() {
-        return dataset.snapshot().loadFragments().then(Mono.defer(() -> Scan.count(this, plan())))
+        return dataset.snapshot().loadFragments()
+                .then(filter != null && filter.contains("_rowid") ? dataset.rowIds().preload() : Mono.<Void>empty())
+                .then(Mono.defer(() -> Scan.count(this, plan())))
                 .onErrorMap(e -> Dataset.translate(dataset.uri(), dataset.version(), io.javelin.objectstore.internal.FirstError.of(e)));
     }
 
@@ -238,6 +240,9 @@ public final class Scanner {
                     filterCols.add(f.getName());
                 }
             }
+        }
+        if (predicate != null && filterCols.isEmpty() && !predicate.rowColumns().isEmpty()) {
+            filterCols.add(dataset.schema().getFields().getFirst().getName()); // batches need a column to carry row counts
         }
         Set<String> read = new LinkedHashSet<>(projection.topLevel());
         read.addAll(filterCols);

@@ -30,14 +30,19 @@ import org.apache.arrow.vector.types.pojo.Schema;
  */
 public final class Predicate {
 
+    /** The special columns a filter may read although no schema has them; the scan supplies them per batch. */
+    public static final Set<String> ROW_COLUMNS = Set.of("_rowid", "_rowaddr");
+
     private final String source;
     private final Node root;
     private final Set<String> columns;
+    private final Set<String> rowColumns;
 
-    private Predicate(String source, Node root, Set<String> columns) {
+    private Predicate(String source, Node root, Set<String> columns, Set<String> rowColumns) {
         this.source = source;
         this.root = root;
         this.columns = columns;
+        this.rowColumns = rowColumns;
     }
 
     /** Parses and binds {@code filter} against {@code schema}; errors are {@link FilterParseException}s with positions. */
@@ -49,7 +54,7 @@ public final class Predicate {
             throw new FilterParseException(filter, expr.position(),
                     "filter must be a boolean expression, not " + node.type().description());
         }
-        return new Predicate(filter, node, Set.copyOf(binder.columns));
+        return new Predicate(filter, node, Set.copyOf(binder.columns), Set.copyOf(binder.rowColumns));
     }
 
     /** Binds a value expression of any type (for {@link ValueExpression}); adds the columns it reads to {@code columnsOut}. */
@@ -67,6 +72,14 @@ public final class Predicate {
     /** Top-level column names the filter reads (what a scan must fetch to evaluate it). */
     public Set<String> referencedColumns() {
         return columns;
+    }
+
+    /**
+     * The {@link #ROW_COLUMNS} the filter reads: the batch passed to {@link #evaluate} must carry them
+     * as uint64 vectors of those names.
+     */
+    public Set<String> rowColumns() {
+        return rowColumns;
     }
 
     public Selection evaluate(VectorSchemaRoot batch) {
@@ -100,6 +113,7 @@ public final class Predicate {
         private final String source;
         private final Schema schema;
         private final Set<String> columns = new LinkedHashSet<>();
+        private final Set<String> rowColumns = new LinkedHashSet<>();
 
         Binder(String source, Schema schema) {
             this.source = source;
@@ -180,6 +194,11 @@ public final class Predicate {
 
         Node column(Expr.Column c) {
             List<String> path = c.path();
+            if (path.size() == 1 && ROW_COLUMNS.contains(path.getFirst())
+                    && schema.getFields().stream().noneMatch(f -> f.getName().equals(path.getFirst()))) {
+                rowColumns.add(path.getFirst());
+                return new ColumnNode(path, ValueType.UINT);
+            }
             Field field = null;
             List<Field> candidates = schema.getFields();
             for (int depth = 0; depth < path.size(); depth++) {

@@ -114,7 +114,7 @@ final class FilterGenerator {
             case 1 -> "b";
             case 2 -> "f";
             case 3 -> "st.x";
-            case 4 -> "id";
+            case 4 -> r.nextInt(4) == 0 ? pick(new String[] {"_rowid", "_rowaddr % 1000"}) : "id";
             case 5 -> String.valueOf(r.nextInt(7));
             case 6 -> "abs(" + numExpr(depth + 1) + ")";
             case 7 -> "round(f" + (r.nextBoolean() ? ", 1" : "") + ")";
