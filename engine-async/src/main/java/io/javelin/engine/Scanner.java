@@ -210,6 +210,14 @@ public final class Scanner {
     }
 
     /**
+     * This scan in ORDER BY order, e.g. {@code orderBy("score desc nulls last", "id")}; with a limit it runs as
+     * a streaming top-k in bounded memory (see {@link OrderedScan}).
+     */
+    public OrderedScan orderBy(String... clauses) {
+        return new OrderedScan(this, List.of(clauses));
+    }
+
+    /**
      * A k-nearest-neighbour query on vector column {@code column} with this scanner's columns, filter
      * (prefilter) and row-id option: {@code scanner().nearest("vec", q, 10).nprobes(16).refineFactor(5).scan(alloc)}.
      */
