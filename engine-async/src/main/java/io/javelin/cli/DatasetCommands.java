@@ -127,6 +127,10 @@ final class DatasetCommands {
         @Option(names = {"-o", "--output"}, description = "Write to this file (needed for arrow).")
         Path output;
 
+        @Option(names = "--order-by", split = ",", paramLabel = "KEY",
+                description = "Sort keys, e.g. \"score desc nulls last,id\" (with --limit: a streaming top-k).")
+        List<String> orderBy;
+
         @Option(names = "--with-row-id", description = "Add the _rowid column.")
         boolean rowId;
 
@@ -142,6 +146,8 @@ final class DatasetCommands {
                 Scanner s = ds.scanner().columns(columns).filter(filter).limit(lim).offset(offset).withRowId(rowId)
                         .withRowAddress(rowAddr);
                 var schema = s.outputSchema();
+                java.util.function.Function<BufferAllocator, reactor.core.publisher.Flux<org.apache.arrow.vector.VectorSchemaRoot>> rows =
+                        orderBy == null || orderBy.isEmpty() ? s::scan : s.orderBy(orderBy.toArray(String[]::new))::scan;
                 long n;
                 if (format == CliSupport.Format.arrow || output != null) {
                     if (output == null) {
@@ -156,18 +162,18 @@ final class DatasetCommands {
                         if (format == CliSupport.Format.arrow) {
                             try (FileChannel ch = FileChannel.open(output, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                                     StandardOpenOption.TRUNCATE_EXISTING)) {
-                                n = CliSupport.writeArrow(p.track(s.scan(alloc)), schema, ch, alloc);
+                                n = CliSupport.writeArrow(p.track(rows.apply(alloc)), schema, ch, alloc);
                             }
                         } else {
                             try (PrintWriter w = new PrintWriter(java.nio.file.Files.newBufferedWriter(output))) {
-                                n = CliSupport.print(p.track(s.scan(alloc)), schema, format, w);
+                                n = CliSupport.print(p.track(rows.apply(alloc)), schema, format, w);
                             }
                         }
                         p.finish();
                     }
                     out.printf("wrote %d rows to %s%n", n, output);
                 } else {
-                    n = CliSupport.print(s.scan(alloc), schema, format, out);
+                    n = CliSupport.print(rows.apply(alloc), schema, format, out);
                     if (format == CliSupport.Format.table) {
                         out.printf("(%d rows)%n", n);
                     }

@@ -6,8 +6,8 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@code javelin count URI [--filter EXPR]} prints exactly one integer line. */
-class CountCliTest {
+/** {@code javelin count URI [--filter EXPR]} prints exactly one integer line; {@code scan --order-by} sorts. */
+class FilterCliTest {
 
     @TempDir
     Path tmp;
@@ -33,5 +33,17 @@ class CountCliTest {
         assertThat(r.exit()).isEqualTo(2);
         assertThat(r.err()).contains("unknown function 'nosuch'").contains("position 0");
         assertThat(r.out()).isEmpty();
+    }
+
+    @Test
+    void scanOrderByIsATopK() throws Exception {
+        Path ds = DatasetCliTest.golden(tmp);
+        DatasetCliTest.Result r = DatasetCliTest.run("scan", ds.toString(), "--tag", "with_deletes", "--columns", "id",
+                "--filter", "id < 50", "--order-by", "id desc", "--limit", "3", "--format", "csv");
+        assertThat(r.exit()).as(r.err()).isZero();
+        assertThat(r.out()).isEqualTo("id\n49\n48\n47\n");
+        DatasetCliTest.Result two = DatasetCliTest.run("scan", ds.toString(), "--tag", "with_deletes", "--columns", "id",
+                "--filter", "id < 30", "--order-by", "id % 10 desc,id asc", "--limit", "4", "--format", "csv");
+        assertThat(two.out()).isEqualTo("id\n9\n19\n29\n8\n");
     }
 }
