@@ -288,6 +288,9 @@ public final class FilterParser {
         if (peek().kind() == Token.Kind.LPAREN) {
             return call(t);
         }
+        if ((word.equals("CURRENT_DATE") || word.equals("CURRENT_TIMESTAMP")) && peek().kind() != Token.Kind.DOT) {
+            return new Expr.Call(word.toLowerCase(Locale.ROOT), List.of(), t.position());
+        }
         return columnPath(t);
     }
 

@@ -46,7 +46,12 @@ class FilterDifferentialInteropTest {
             "array_has(s, 'a')", "array_has(nums, '3')", "coalesce(s, s2) = 'apple'", "i IN (1, 2, NULL)",
             "i NOT IN (1, 2, NULL)", "_rowid < 10", "_rowid = 1500", "_rowaddr > 4294967296", "_rowaddr = 150",
             "_rowaddr >= 4294967296 AND _rowaddr < 4294967396 AND i > 0", "_rowid % 7 = 3 OR array_has(tags, 'a')",
-            "_rowaddr IN (3, 5, 4294967297, 8589934592)", "_rowoffset < 10");
+            "_rowaddr IN (3, 5, 4294967297, 8589934592)", "_rowoffset < 10",
+            "date_part('dow', d) = 3", "date_part('hour', t) = 3", "date_trunc('week', t) > TIMESTAMP '2021-01-01 00:00:00'",
+            "date_trunc('year', d) = DATE '2020-01-01'", "date_part('second', t) = 7", "date_part('millisecond', t) > 30000",
+            "date_part('nanosecond', t) > 3", "date_part('microsecond', t) < 100", "date_trunc('second', t) < t",
+            "date_trunc('millisecond', t) = t", "d < current_date", "d > now()", "date_part(d, 'year') = 2020",
+            "date_part('fortnight', d) = 1");
 
     @TempDir
     static Path dir;

@@ -50,7 +50,7 @@ final class FilterGenerator {
             case 0, 1, 2 -> stringPredicate(depth);
             case 3, 4 -> numericPredicate(depth);
             case 5, 6 -> listPredicate();
-            case 7 -> r.nextBoolean() ? "bo" : "bo = " + r.nextBoolean();
+            case 7 -> r.nextInt(3) == 0 ? (r.nextBoolean() ? "bo" : "bo = " + r.nextBoolean()) : temporalPredicate();
             case 8 -> "(" + stringExpr(depth + 1) + ") IS " + (r.nextBoolean() ? "" : "NOT ") + "NULL";
             case 9 -> numExpr(depth + 1) + " IS " + (r.nextBoolean() ? "" : "NOT ") + "NULL";
             case 10, 11 -> "(" + bool(depth + 1) + (r.nextBoolean() ? " AND " : " OR ") + bool(depth + 1) + ")";
@@ -141,6 +141,23 @@ final class FilterGenerator {
             case 2 -> pick(new String[] {"f", "round(f, 1)", "abs(f)", "f * 2", "coalesce(f, 0.5)"}) + " " + pick(OPS) + " "
                     + (r.nextInt(11) - 5) + "." + r.nextInt(10);
             default -> n + " " + pick(OPS) + " " + (r.nextInt(20) - 5);
+        };
+    }
+
+    private String temporalPredicate() {
+        String[] dateParts = {"year", "quarter", "month", "week", "day", "dow", "doy"};
+        String[] timeParts = {"year", "month", "day", "hour", "minute", "dow", "doy", "week"};
+        String[] truncs = {"year", "quarter", "month", "week", "day", "hour", "minute"};
+        return switch (r.nextInt(7)) {
+            case 0 -> "date_part(" + quote(pick(dateParts)) + ", d) " + pick(OPS) + " " + r.nextInt(30);
+            case 1 -> "date_part(" + quote(pick(timeParts)) + ", t) " + pick(OPS) + " " + r.nextInt(30);
+            case 2 -> "date_part('year', " + pick(new String[] {"d", "t"}) + ") = " + (2019 + r.nextInt(5));
+            case 3 -> "date_trunc(" + quote(pick(truncs)) + ", t) " + pick(OPS) + " TIMESTAMP '202" + r.nextInt(4) + "-0"
+                    + (1 + r.nextInt(9)) + "-01 00:00:00'";
+            case 4 -> "date_trunc(" + quote(pick(new String[] {"year", "quarter", "month", "week"})) + ", d) "
+                    + pick(OPS) + " DATE '202" + r.nextInt(3) + "-0" + (1 + r.nextInt(9)) + "-01'";
+            case 5 -> pick(new String[] {"d < current_date", "t < now()", "d > now()", "t > current_date"});
+            default -> "date_part('epoch', t) > " + (1_600_000_000L + r.nextInt(100_000_000));
         };
     }
 
