@@ -20,8 +20,9 @@ import reactor.core.publisher.Mono;
 /**
  * Index answers for function predicates: a LabelList index for {@code array_has_any/array_has_all/array_has}
  * with literal labels, and a BTree (or any range-capable index) for {@code starts_with(col, 'p')} and
- * {@code col LIKE 'p%'} as the range [p, p with its last character incremented). The candidates are never
- * exact: the filter re-checks them, so NULL semantics stay the evaluator's.
+ * {@code col LIKE 'p%'} as the range [p, p with its last character incremented). LabelList answers with
+ * string labels on a string list (or integer labels on an integer list) are exact: the rows holding the labels
+ * are exactly the rows where the function is TRUE (NULL lists hold none). Everything else is re-checked.
  */
 final class FunctionPredicates {
 
@@ -40,7 +41,8 @@ final class FunctionPredicates {
             }
             boolean any = HAS_ANY.contains(c.name()) || HAS.contains(c.name());
             if (any || HAS_ALL.contains(c.name())) {
-                return labels(c.args().get(1), HAS.contains(c.name())).map(l -> labelList(ds, indexes, column, l, any));
+                return labels(c.args().get(1), HAS.contains(c.name())).map(l -> labelList(ds, indexes, column, l, any,
+                        exactLabels(ds, column, l)));
             }
         }
         if (e instanceof Expr.Like l && !l.negated() && !l.caseInsensitive() && l.escape() == null
@@ -62,6 +64,18 @@ final class FunctionPredicates {
             }
         }
         return -1;
+    }
+
+    private static boolean exactLabels(Dataset ds, String column, List<Object> labels) {
+        var f = ds.schema().getFields().stream().filter(x -> x.getName().equals(column)).findFirst().orElse(null);
+        if (f == null || f.getChildren().isEmpty()) {
+            return false;
+        }
+        var t = f.getChildren().getFirst().getType();
+        boolean strings = t instanceof org.apache.arrow.vector.types.pojo.ArrowType.Utf8
+                || t instanceof org.apache.arrow.vector.types.pojo.ArrowType.LargeUtf8;
+        boolean ints = t instanceof org.apache.arrow.vector.types.pojo.ArrowType.Int i && i.getIsSigned();
+        return labels.stream().allMatch(l -> strings ? l instanceof String : ints && l instanceof Long);
     }
 
     private static Optional<String> prefix(Expr e) {
@@ -104,7 +118,7 @@ final class FunctionPredicates {
     }
 
     private static Mono<Optional<ScalarIndexScan.Candidates>> labelList(Dataset ds, List<IndexInfo> indexes, String column,
-                                                                       List<Object> labels, boolean any) {
+                                                                       List<Object> labels, boolean any, boolean exact) {
         List<IndexInfo> segments = indexes.stream()
                 .filter(i -> i.type() == IndexType.LABEL_LIST && column.equals(i.column())).toList();
         if (segments.isEmpty()) {
@@ -125,10 +139,10 @@ final class FunctionPredicates {
                             })
                             .flatMap(rows -> RowIdTranslation.toAddresses(ds, seg, rows))
                             .map(rows -> new ScalarIndexScan.Candidates(ScalarIndexScan.restrict(rows, seg.fragments()),
-                                    seg.fragments(), false));
+                                    seg.fragments(), exact));
                 })
                 .reduce((a, b) -> new ScalarIndexScan.Candidates(RowAddrTreeMap.or(a.rows(), b.rows()),
-                        RoaringBitmap.or(a.fragments(), b.fragments()), false))
+                        RoaringBitmap.or(a.fragments(), b.fragments()), exact))
                 .map(Optional::of)
                 .defaultIfEmpty(Optional.empty())
                 .onErrorResume(io.javelin.index.CorruptIndexException.class, err -> Mono.just(Optional.empty()));
