@@ -150,4 +150,15 @@ class FunctionIndexPropertyTest {
         }
         assertThat(ScalarIndexScan.INDEXED_SCANS.get() - before).as("filters answered through an index").isGreaterThan(30);
     }
+
+    @Test
+    void countsOfLabelPredicatesComeFromTheIndex() {
+        for (String f : List.of("array_has_any(tags, ['a', 'dog'])", "array_has_all(tags, ['a', 'b'])", "array_has(tags, '')",
+                "array_has_any(tags, ['c']) OR array_has(tags, 'Ä')")) {
+            long before = IndexCount.INDEX_COUNTS.get();
+            long counted = ds.count(f).block();
+            assertThat(IndexCount.INDEX_COUNTS.get() - before).as("answered by the index: %s", f).isEqualTo(1);
+            assertThat(counted).as(f).isEqualTo(ids(f, false).size());
+        }
+    }
 }
