@@ -35,11 +35,42 @@ final class Comparisons {
             l = decimalConstant(c, rt.scale());
             lt = l.type();
         }
+        if (lt.kind() == ValueType.Kind.LIST && rt.kind() == ValueType.Kind.LIST) {
+            return listEquality(op, l, r, at, errors);
+        }
         OrderFactory order = orderFor(lt, rt);
         if (order == null) {
             throw errors.error(at, "cannot compare " + lt.description() + " with " + rt.description());
         }
         return new CompareNode(op, l, r, order);
+    }
+
+    /** {@code list = list} / {@code <>}: same length and pairwise equal elements, NULL elements equal to each other. */
+    private static Predicate.Node listEquality(Expr.CompareOp op, Predicate.Node l, Predicate.Node r, Expr at, BindErrors errors) {
+        if (op != Expr.CompareOp.EQ && op != Expr.CompareOp.NE) {
+            throw errors.error(at, "lists can only be compared with = and <>");
+        }
+        ValueType le = l.type().element();
+        ValueType re = r.type().element();
+        ElementEquality eq = le.isNull() || re.isNull() ? (x, i, y, j) -> false : ElementEquality.of(le, re);
+        if (eq == null) {
+            throw errors.error(at, "cannot compare " + l.type().description() + " with " + r.type().description());
+        }
+        boolean negate = op == Expr.CompareOp.NE;
+        return Strict.bool(java.util.List.of(l, r), (v, i) -> {
+            Values.Lists a = (Values.Lists) v[0];
+            Values.Lists b = (Values.Lists) v[1];
+            int n = a.end(i) - a.start(i);
+            boolean same = n == b.end(i) - b.start(i);
+            for (int k = 0; same && k < n; k++) {
+                int p = a.start(i) + k;
+                int q = b.start(i) + k;
+                boolean pv = a.items().isValid(p);
+                boolean qv = b.items().isValid(q);
+                same = pv == qv && (!pv || eq.equal(a.items(), p, b.items(), q));
+            }
+            return same != negate;
+        });
     }
 
     /** Converts a numeric constant to a decimal of the column's scale when that is exact. */

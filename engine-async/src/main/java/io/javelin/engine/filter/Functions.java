@@ -70,7 +70,8 @@ final class Functions {
     static Predicate.Node bind(Expr.Call call, Binding b) {
         Signature s = FUNCTIONS.get(call.name());
         if (s == null) {
-            throw b.error(call, "unknown function '" + call.name() + "'");
+            String near = nearest(call.name());
+            throw b.error(call, "unknown function '" + call.name() + "'" + (near == null ? "" : " (did you mean " + near + "?)"));
         }
         int n = call.args().size();
         if (n < s.minArgs() || n > s.maxArgs()) {
@@ -84,6 +85,38 @@ final class Functions {
             args.add(b.bind(e));
         }
         return s.binder().bind(call, args, b);
+    }
+
+    /** The supported name closest to {@code name} (edit distance at most 2), or null. */
+    static String nearest(String name) {
+        String best = null;
+        int bestDistance = 3;
+        for (String n : names()) {
+            int d = distance(name, n);
+            if (d < bestDistance) {
+                best = n;
+                bestDistance = d;
+            }
+        }
+        return best;
+    }
+
+    private static int distance(String a, String b) {
+        int[] prev = new int[b.length() + 1];
+        int[] cur = new int[b.length() + 1];
+        for (int j = 0; j <= b.length(); j++) {
+            prev[j] = j;
+        }
+        for (int i = 1; i <= a.length(); i++) {
+            cur[0] = i;
+            for (int j = 1; j <= b.length(); j++) {
+                cur[j] = Math.min(Math.min(cur[j - 1], prev[j]) + 1, prev[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1));
+            }
+            int[] t = prev;
+            prev = cur;
+            cur = t;
+        }
+        return prev[b.length()];
     }
 
     private static String arity(Signature s) {

@@ -176,6 +176,10 @@ class FunctionsTest {
         assertThat(rows("tags[0] IS NULL")).containsExactly(0, 1, 2, 3, 4, 5);
         assertThat(rows("empty(tags)")).containsExactly(1);
         assertThat(rows("list_contains(tags, s)")).isEmpty();
+        assertThat(rows("tags = ['a', 'b']")).containsExactly(0);
+        assertThat(rows("tags = []")).containsExactly(1);
+        assertThat(rows("tags <> ['a']")).containsExactly(0, 1, 3, 4);
+        assertThat(rows("tags = ['b', NULL]")).containsExactly(3);
     }
 
     @Test
@@ -201,6 +205,7 @@ class FunctionsTest {
         assertThatThrownBy(() -> rows("i > 0 AND nosuch(s)")).isInstanceOf(FilterParseException.class)
                 .hasMessageContaining("unknown function 'nosuch'")
                 .extracting(e -> ((FilterParseException) e).position()).isEqualTo(10);
+        assertThatThrownBy(() -> rows("array_has_anyy(tags, ['a'])")).hasMessageContaining("did you mean array_has_any?");
         assertThatThrownBy(() -> rows("lower(s, s) = 'a'")).isInstanceOf(FilterParseException.class)
                 .hasMessageContaining("function lower takes 1 argument, got 2")
                 .extracting(e -> ((FilterParseException) e).position()).isEqualTo(0);
@@ -210,6 +215,7 @@ class FunctionsTest {
         assertThatThrownBy(() -> rows("array_has(s, 'a')")).hasMessageContaining("array_has needs a list as argument 1");
         assertThatThrownBy(() -> rows("substr(s, 1, 2, 3) = 'a'")).hasMessageContaining("takes 2 to 3 arguments, got 4");
         assertThatThrownBy(() -> rows("s[1] = 'a'")).hasMessageContaining("cannot subscript a string");
+        assertThatThrownBy(() -> rows("tags < ['a']")).hasMessageContaining("lists can only be compared with = and <>");
         assertThatThrownBy(() -> rows("CASE WHEN i > 0 THEN 1 ELSE 'x' END = 1"))
                 .hasMessageContaining("incompatible types integer and string");
         assertThatThrownBy(() -> rows("lower(s")).isInstanceOf(FilterParseException.class)

@@ -51,7 +51,8 @@ class FilterDifferentialInteropTest {
             "date_trunc('year', d) = DATE '2020-01-01'", "date_part('second', t) = 7", "date_part('millisecond', t) > 30000",
             "date_part('nanosecond', t) > 3", "date_part('microsecond', t) < 100", "date_trunc('second', t) < t",
             "date_trunc('millisecond', t) = t", "d < current_date", "d > now()", "date_part(d, 'year') = 2020",
-            "date_part('fortnight', d) = 1");
+            "date_part('fortnight', d) = 1", "tags = ['a']", "nums = [1, 2]", "tags <> ['a', 'b']", "tags = []",
+            "array_has_anyy(tags, ['a'])");
 
     @TempDir
     static Path dir;
