@@ -54,6 +54,13 @@ class FilterDifferentialInteropTest {
             "date_part('fortnight', d) = 1", "tags = ['a']", "nums = [1, 2]", "tags <> ['a', 'b']", "tags = []",
             "array_has_anyy(tags, ['a'])");
 
+    /**
+     * Valid filters lance-core 7.0.0 fails on with an internal error, where Javelin answers (checked by
+     * FunctionsTest): these count as agreeing only while lance-core keeps failing on them.
+     */
+    static final java.util.Map<String, String> LANCE_CORE_BUGS = java.util.Map.of(
+            "tags = []", "an empty list literal: 'concat requires input of at least one array' in the planner");
+
     @TempDir
     static Path dir;
 
@@ -135,6 +142,9 @@ class FilterDifferentialInteropTest {
             onlyJavelin.removeAll(lr.ids());
             return filter + "\n    lance " + lr.ids().size() + " javelin " + jr.ids().size() + "; only lance "
                     + head(onlyLance) + " only javelin " + head(onlyJavelin);
+        }
+        if (l instanceof Outcome.Rejected && j instanceof Outcome.Rows && LANCE_CORE_BUGS.containsKey(filter)) {
+            return null;
         }
         if (l instanceof Outcome.Rejected && j instanceof Outcome.Rejected) {
             rejectedByBoth++;
