@@ -224,16 +224,27 @@ final class StringFunctions {
         });
     }
 
+    /** {@code a || b}: strings, or a string and an integer (written in decimal, as DataFusion casts it). */
     private static Predicate.Node concatOperator(Expr.Call c, List<Predicate.Node> a, Binding b) {
-        Functions.require(c, a, 0, b, "a string", ValueType.Kind.STRING);
-        Functions.require(c, a, 1, b, "a string", ValueType.Kind.STRING);
+        Functions.require(c, a, 0, b, "a string or an integer", ValueType.Kind.STRING, ValueType.Kind.INT, ValueType.Kind.UINT);
+        Functions.require(c, a, 1, b, "a string or an integer", ValueType.Kind.STRING, ValueType.Kind.INT, ValueType.Kind.UINT);
+        if (a.get(0).type().isInteger() && a.get(1).type().isInteger()) {
+            throw b.error(c, "|| needs at least one string operand");
+        }
         return Strict.bytes(ValueType.STRING, a, (v, i, out) -> {
-            Values.Bytes x = Strict.str(v, 0);
-            Values.Bytes y = Strict.str(v, 1);
-            out.put(x, x.start(i), x.end(i));
-            out.put(y, y.start(i), y.end(i));
+            put(v[0], i, out);
+            put(v[1], i, out);
             return true;
         });
+    }
+
+    private static void put(Values v, int i, BytesOut out) {
+        if (v instanceof Values.Bytes s) {
+            out.put(s, s.start(i), s.end(i));
+        } else {
+            Values.Longs l = (Values.Longs) v;
+            out.put((l.unsigned() ? Long.toUnsignedString(l.get(i)) : Long.toString(l.get(i))).getBytes(StandardCharsets.US_ASCII));
+        }
     }
 
     private static Predicate.Node replace(Expr.Call c, List<Predicate.Node> a, Binding b) {

@@ -128,6 +128,7 @@ class FunctionsTest {
         assertThat(values("concat(s, '-', s)")).containsExactly("apple-apple", " Pad - Pad ", "straße-straße", "-",
                 "日本語-日本語", "a_b%c-a_b%c");
         assertThat(values("s || '!'")).containsExactly("apple!", " Pad !", "straße!", null, "日本語!", "a_b%c!");
+        assertThat(values("'#' || i")).containsExactly("#1", "#-2", null, "#4", "#0", "#7");
         assertThat(values("replace(s, 'p', 'P')")).containsExactly("aPPle", " Pad ", "straße", null, "日本語", "a_b%c");
         assertThat(values("left(s, 2)")).containsExactly("ap", " P", "st", null, "日本", "a_");
         assertThat(rows("starts_with(s, 'st') OR ends_with(s, '語') OR contains(s, '%')")).containsExactly(2, 4, 5);

@@ -52,7 +52,7 @@ class FilterDifferentialInteropTest {
             "date_part('nanosecond', t) > 3", "date_part('microsecond', t) < 100", "date_trunc('second', t) < t",
             "date_trunc('millisecond', t) = t", "d < current_date", "d > now()", "date_part(d, 'year') = 2020",
             "date_part('fortnight', d) = 1", "tags = ['a']", "nums = [1, 2]", "tags <> ['a', 'b']", "tags = []",
-            "array_has_anyy(tags, ['a'])");
+            "array_has_anyy(tags, ['a'])", "s || 1 = 'apple1'", "'x' || i = 'x-3'", "s || b IS NULL");
 
     /**
      * Valid filters lance-core 7.0.0 fails on with an internal error, where Javelin answers (checked by
