@@ -86,6 +86,9 @@ public final class ScalarIndexScan {
         } catch (RuntimeException e) {
             return regular; // the regular scan reports the error with its position
         }
+        if (!pred.rowColumns().isEmpty()) {
+            return regular; // _rowid/_rowaddr are built by the regular scan's filter step
+        }
         return candidates(ds, indexes, expr).flatMapMany(opt -> {
             if (opt.isEmpty()) {
                 return regular;

@@ -131,7 +131,8 @@ class FunctionIndexPropertyTest {
         List<String> filters = new ArrayList<>(List.of("starts_with(s, 'ap')", "s LIKE 'ap%'", "s LIKE '日%'",
                 "starts_with(s, 'ap\uFFFF')", "s LIKE 'a\\%%'", "array_has(tags, 'Ä')", "array_has_any(tags, [''])",
                 "array_has_all(tags, ['a', 'b'])", "array_has_any(tags, ['dog', '日本']) AND starts_with(s, 'a')",
-                "array_has_any(tags, ['c']) OR s LIKE 'b%'", "NOT array_has_any(tags, ['a'])", "array_has_all(tags, [])"));
+                "array_has_any(tags, ['c']) OR s LIKE 'b%'", "NOT array_has_any(tags, ['a'])", "array_has_all(tags, [])",
+                "_rowaddr < 4294967396 AND array_has_any(tags, ['a'])", "_rowid % 3 = 1 AND starts_with(s, 'ap')"));
         for (int k = 0; k < 40; k++) {
             String a = LABELS[r.nextInt(LABELS.length)];
             String b = LABELS[r.nextInt(LABELS.length)];
