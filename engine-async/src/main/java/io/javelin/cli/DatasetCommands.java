@@ -22,7 +22,7 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** The dataset subcommands: info, scan, versions, tags, delete. */
+/** The dataset subcommands: info, count, scan, versions, tags, delete. */
 final class DatasetCommands {
 
     private DatasetCommands() {
@@ -74,6 +74,30 @@ final class DatasetCommands {
         }
     }
 
+    @Command(name = "count", description = "Print the number of live rows (matching --filter) as one integer; "
+            + "uses the manifest and exact indexes where they answer it.")
+    static final class Count implements Callable<Integer> {
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
+        @Mixin
+        CliSupport.Common common;
+        @Mixin
+        At at;
+
+        @Option(names = {"-f", "--filter"}, description = "SQL filter, e.g. \"array_has_any(tags, ['a'])\".")
+        String filter;
+
+        @Override
+        public Integer call() {
+            PrintWriter out = spec.commandLine().getOut();
+            try (Dataset ds = CliSupport.open(at.uri, common.storageOptions, at.version, at.tag)) {
+                out.println(ds.count(filter).block());
+            }
+            out.flush();
+            return 0;
+        }
+    }
+
     @Command(name = "scan", description = "Print rows (optionally filtered and projected) as a table, CSV, JSON lines or Arrow IPC.")
     static final class Scan implements Callable<Integer> {
         @CommandLine.Spec
@@ -103,6 +127,10 @@ final class DatasetCommands {
         @Option(names = {"-o", "--output"}, description = "Write to this file (needed for arrow).")
         Path output;
 
+        @Option(names = "--order-by", split = ",", paramLabel = "KEY",
+                description = "Sort keys, e.g. \"score desc nulls last,id\" (with --limit: a streaming top-k).")
+        List<String> orderBy;
+
         @Option(names = "--with-row-id", description = "Add the _rowid column.")
         boolean rowId;
 
@@ -118,6 +146,8 @@ final class DatasetCommands {
                 Scanner s = ds.scanner().columns(columns).filter(filter).limit(lim).offset(offset).withRowId(rowId)
                         .withRowAddress(rowAddr);
                 var schema = s.outputSchema();
+                java.util.function.Function<BufferAllocator, reactor.core.publisher.Flux<org.apache.arrow.vector.VectorSchemaRoot>> rows =
+                        orderBy == null || orderBy.isEmpty() ? s::scan : s.orderBy(orderBy.toArray(String[]::new))::scan;
                 long n;
                 if (format == CliSupport.Format.arrow || output != null) {
                     if (output == null) {
@@ -132,18 +162,18 @@ final class DatasetCommands {
                         if (format == CliSupport.Format.arrow) {
                             try (FileChannel ch = FileChannel.open(output, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                                     StandardOpenOption.TRUNCATE_EXISTING)) {
-                                n = CliSupport.writeArrow(p.track(s.scan(alloc)), schema, ch, alloc);
+                                n = CliSupport.writeArrow(p.track(rows.apply(alloc)), schema, ch, alloc);
                             }
                         } else {
                             try (PrintWriter w = new PrintWriter(java.nio.file.Files.newBufferedWriter(output))) {
-                                n = CliSupport.print(p.track(s.scan(alloc)), schema, format, w);
+                                n = CliSupport.print(p.track(rows.apply(alloc)), schema, format, w);
                             }
                         }
                         p.finish();
                     }
                     out.printf("wrote %d rows to %s%n", n, output);
                 } else {
-                    n = CliSupport.print(s.scan(alloc), schema, format, out);
+                    n = CliSupport.print(rows.apply(alloc), schema, format, out);
                     if (format == CliSupport.Format.table) {
                         out.printf("(%d rows)%n", n);
                     }

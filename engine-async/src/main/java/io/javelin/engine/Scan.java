@@ -266,7 +266,7 @@ final class Scan {
                         }
                         int[] pos;
                         try {
-                            pos = survivors(b, start, deleted, pred);
+                            pos = survivors(b, ds, f.id(), start, deleted, pred, allocator);
                         } catch (RuntimeException e) {
                             b.close();
                             return Mono.error(e);
@@ -343,7 +343,8 @@ final class Scan {
      * Positions of rows of {@code b} (physical rows {@code start...}) that pass the filter and are not
      * deleted; null when all rows survive.
      */
-    static int[] survivors(VectorSchemaRoot b, long start, RoaringBitmap deleted, Predicate pred) {
+    static int[] survivors(VectorSchemaRoot b, Dataset ds, long fragId, long start, RoaringBitmap deleted, Predicate pred,
+                           BufferAllocator allocator) {
         int n = b.getRowCount();
         boolean anyDeleted = !deleted.isEmpty() && deleted.rangeCardinality(start, start + n) > 0;
         if (pred == null) {
@@ -359,7 +360,7 @@ final class Scan {
             }
             return java.util.Arrays.copyOf(out, k);
         }
-        Selection sel = pred.evaluate(b);
+        Selection sel = pred.rowColumns().isEmpty() ? pred.evaluate(b) : evaluateWithRowColumns(b, ds, fragId, start, pred, allocator);
         if (sel.selectedCount() == n && !anyDeleted) {
             return null;
         }
@@ -374,6 +375,29 @@ final class Scan {
             }
         }
         return java.util.Arrays.copyOf(p, k);
+    }
+
+    /** Evaluates a filter that reads {@code _rowid}/{@code _rowaddr}: those columns are built for the batch, then freed. */
+    private static Selection evaluateWithRowColumns(VectorSchemaRoot b, Dataset ds, long fragId, long start, Predicate pred,
+                                                    BufferAllocator allocator) {
+        long[] offsets = new long[b.getRowCount()];
+        for (int i = 0; i < offsets.length; i++) {
+            offsets[i] = start + i;
+        }
+        List<FieldVector> extra = new ArrayList<>();
+        try {
+            if (pred.rowColumns().contains(Batches.ROW_ID)) {
+                extra.add(ds.rowIds().vector(fragId, offsets, allocator));
+            }
+            if (pred.rowColumns().contains(Batches.ROW_ADDR)) {
+                extra.add(Batches.rowAddresses(Batches.ROW_ADDR, fragId, offsets, allocator));
+            }
+            List<FieldVector> all = new ArrayList<>(b.getFieldVectors());
+            all.addAll(extra);
+            return pred.evaluate(new VectorSchemaRoot(all.stream().map(FieldVector::getField).toList(), all, b.getRowCount()));
+        } finally {
+            extra.forEach(FieldVector::close);
+        }
     }
 
     private static Mono<VectorSchemaRoot> finish(Scanner s, Scanner.Plan plan, FragmentSource src, VectorSchemaRoot b, long start,
@@ -498,7 +522,7 @@ final class Scan {
                                     }
                                     try (VectorSchemaRoot b = ib.getT2()) {
                                         long start = ib.getT1() * batchSize;
-                                        int[] pos = survivors(b, start, deleted, pred);
+                                        int[] pos = survivors(b, ds, f.id(), start, deleted, pred, alloc);
                                         if (pos == null) {
                                             hits.add(start, start + b.getRowCount());
                                         } else {

@@ -200,13 +200,21 @@ public final class Scanner {
     public Flux<VectorSchemaRoot> scan(BufferAllocator allocator) {
         // A tree table lists its fragments from the leaves here, once per version (flat: no I/O).
         Mono<Void> prepare = dataset.snapshot().loadFragments()
-                .then(withRowId ? dataset.rowIds().preload() : Mono.<Void>empty());
+                .then(withRowId || filter != null && filter.contains("_rowid") ? dataset.rowIds().preload() : Mono.<Void>empty());
         Flux<VectorSchemaRoot> regular = Flux.defer(() -> Scan.run(this, plan(), allocator));
         // filter planner hook: a BTree/Bitmap index answers sargable predicates (pushdown off = never)
         Flux<VectorSchemaRoot> run = filter == null || !pushdown || fragmentIds != null ? regular
                 : Flux.defer(() -> io.javelin.engine.index.ScalarIndexScan.scan(dataset, columns, filter, withRowId, withRowAddress,
                         limit, offset, batchSize, ids -> fragments(ids).limit(-1).offset(0).scan(allocator), allocator, regular));
         return prepare.thenMany(run).onErrorMap(e -> Dataset.translate(dataset.uri(), dataset.version(), io.javelin.objectstore.internal.FirstError.of(e)));
+    }
+
+    /**
+     * This scan in ORDER BY order, e.g. {@code orderBy("score desc nulls last", "id")}; with a limit it runs as
+     * a streaming top-k in bounded memory (see {@link OrderedScan}).
+     */
+    public OrderedScan orderBy(String... clauses) {
+        return new OrderedScan(this, List.of(clauses));
     }
 
     /**
@@ -219,7 +227,9 @@ public final class Scanner {
 
     /** Rows the scan would return, ignoring limit and offset; without a filter only metadata is read. */
     public Mono<Long> count() {
-        return dataset.snapshot().loadFragments().then(Mono.defer(() -> Scan.count(this, plan())))
+        return dataset.snapshot().loadFragments()
+                .then(filter != null && filter.contains("_rowid") ? dataset.rowIds().preload() : Mono.<Void>empty())
+                .then(Mono.defer(() -> Scan.count(this, plan())))
                 .onErrorMap(e -> Dataset.translate(dataset.uri(), dataset.version(), io.javelin.objectstore.internal.FirstError.of(e)));
     }
 
@@ -238,6 +248,9 @@ public final class Scanner {
                     filterCols.add(f.getName());
                 }
             }
+        }
+        if (predicate != null && filterCols.isEmpty() && !predicate.rowColumns().isEmpty()) {
+            filterCols.add(dataset.schema().getFields().getFirst().getName()); // batches need a column to carry row counts
         }
         Set<String> read = new LinkedHashSet<>(projection.topLevel());
         read.addAll(filterCols);

@@ -210,6 +210,7 @@ final class Casts {
                         case Values.Decimals d -> (long) d.toDouble(i);
                         case Values.Bools b -> Bits.get(b.value(), i) ? 1 : 0;
                         case Values.Bytes b -> parseLong(b, i);
+                        case Values.Lists l -> throw new IllegalStateException("list cast to integer");
                     };
                     if (!(v instanceof Values.Longs l && l.unsigned() && unsigned64) && (x < range[0] || x > range[1])) {
                         throw new FilterEvaluationException("value " + x + " out of range for " + target.kind());

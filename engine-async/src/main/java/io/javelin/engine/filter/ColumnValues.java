@@ -36,8 +36,16 @@ final class ColumnValues {
             case ArrowType.LargeUtf8 u -> ValueType.STRING;
             case ArrowType.Binary b -> ValueType.BINARY;
             case ArrowType.LargeBinary b -> ValueType.BINARY;
+            case ArrowType.List l -> listOf(field);
+            case ArrowType.LargeList l -> listOf(field);
+            case ArrowType.FixedSizeList l -> listOf(field);
             default -> null;
         };
+    }
+
+    private static ValueType listOf(Field field) {
+        ValueType element = field.getChildren().isEmpty() ? null : typeOf(field.getChildren().getFirst());
+        return element == null || element.kind() == ValueType.Kind.LIST ? null : ValueType.list(element);
     }
 
     static long unitNanos(TimeUnit unit) {
@@ -126,9 +134,46 @@ final class ColumnValues {
                 BaseVariableWidthVector var = (BaseVariableWidthVector) vector;
                 return new Values.Bytes(var.getOffsetBuffer(), var.getDataBuffer(), 4, valid, null, rows);
             }
+            case LIST:
+                return readList(vector, type, rows, valid);
             default:
                 throw new IllegalStateException("unreadable filter type " + type);
         }
+    }
+
+    private static Values readList(FieldVector vector, ValueType type, int rows, long[] valid) {
+        int[] offsets = new int[rows + 1];
+        FieldVector items;
+        switch (vector) {
+            case org.apache.arrow.vector.complex.ListVector l -> {
+                ArrowBuf o = l.getOffsetBuffer();
+                for (int i = 0; i <= rows; i++) {
+                    offsets[i] = rows == 0 ? 0 : o.getInt((long) i * 4);
+                }
+                items = l.getDataVector();
+            }
+            case org.apache.arrow.vector.complex.LargeListVector l -> {
+                ArrowBuf o = l.getOffsetBuffer();
+                for (int i = 0; i <= rows; i++) {
+                    offsets[i] = rows == 0 ? 0 : Math.toIntExact(o.getLong((long) i * 8));
+                }
+                items = l.getDataVector();
+            }
+            case org.apache.arrow.vector.complex.FixedSizeListVector l -> {
+                for (int i = 0; i <= rows; i++) {
+                    offsets[i] = i * l.getListSize();
+                }
+                items = l.getDataVector();
+            }
+            default -> throw new IllegalStateException("not a list vector: " + vector.getField());
+        }
+        int base = offsets[0];
+        int itemRows = offsets[rows];
+        Values itemValues = read(items, type.element(), itemRows, null);
+        if (base != 0) {
+            throw new IllegalStateException("list offsets must start at 0");
+        }
+        return new Values.Lists(offsets, itemValues, valid, false, rows);
     }
 
     private static void readIntegers(FieldVector vector, int rows, long[] out) {

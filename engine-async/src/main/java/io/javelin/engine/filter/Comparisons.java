@@ -35,11 +35,42 @@ final class Comparisons {
             l = decimalConstant(c, rt.scale());
             lt = l.type();
         }
+        if (lt.kind() == ValueType.Kind.LIST && rt.kind() == ValueType.Kind.LIST) {
+            return listEquality(op, l, r, at, errors);
+        }
         OrderFactory order = orderFor(lt, rt);
         if (order == null) {
             throw errors.error(at, "cannot compare " + lt.description() + " with " + rt.description());
         }
         return new CompareNode(op, l, r, order);
+    }
+
+    /** {@code list = list} / {@code <>}: same length and pairwise equal elements, NULL elements equal to each other. */
+    private static Predicate.Node listEquality(Expr.CompareOp op, Predicate.Node l, Predicate.Node r, Expr at, BindErrors errors) {
+        if (op != Expr.CompareOp.EQ && op != Expr.CompareOp.NE) {
+            throw errors.error(at, "lists can only be compared with = and <>");
+        }
+        ValueType le = l.type().element();
+        ValueType re = r.type().element();
+        ElementEquality eq = le.isNull() || re.isNull() ? (x, i, y, j) -> false : ElementEquality.of(le, re);
+        if (eq == null) {
+            throw errors.error(at, "cannot compare " + l.type().description() + " with " + r.type().description());
+        }
+        boolean negate = op == Expr.CompareOp.NE;
+        return Strict.bool(java.util.List.of(l, r), (v, i) -> {
+            Values.Lists a = (Values.Lists) v[0];
+            Values.Lists b = (Values.Lists) v[1];
+            int n = a.end(i) - a.start(i);
+            boolean same = n == b.end(i) - b.start(i);
+            for (int k = 0; same && k < n; k++) {
+                int p = a.start(i) + k;
+                int q = b.start(i) + k;
+                boolean pv = a.items().isValid(p);
+                boolean qv = b.items().isValid(q);
+                same = pv == qv && (!pv || eq.equal(a.items(), p, b.items(), q));
+            }
+            return same != negate;
+        });
     }
 
     /** Converts a numeric constant to a decimal of the column's scale when that is exact. */
@@ -204,7 +235,26 @@ final class Comparisons {
     }
 
     static Predicate.Node like(Predicate.Node operand, String pattern) {
-        LikePattern compiled = LikePattern.compile(pattern);
+        return like(operand, pattern, false, '\\');
+    }
+
+    /** [I]LIKE with an escape character; ILIKE matches case-insensitively (Unicode) through a regular expression. */
+    static Predicate.Node like(Predicate.Node operand, String pattern, boolean caseInsensitive, char escape) {
+        if (caseInsensitive) {
+            java.util.regex.Pattern re = java.util.regex.Pattern.compile(LikePattern.toRegex(pattern, escape),
+                    java.util.regex.Pattern.CASE_INSENSITIVE | java.util.regex.Pattern.UNICODE_CASE
+                            | java.util.regex.Pattern.DOTALL);
+            return Nodes.of(ValueType.BOOL, (batch, rows) -> {
+                java.util.regex.Matcher m = re.matcher("");
+                Utf8.Chars chars = new Utf8.Chars();
+                return Strict.bool(java.util.List.of(operand), (v, i) -> {
+                    Values.Bytes b = Strict.str(v, 0);
+                    Utf8.decode(b, b.start(i), b.end(i), chars);
+                    return m.reset(chars).matches();
+                }).eval(batch, rows);
+            });
+        }
+        LikePattern compiled = LikePattern.compile(pattern, escape);
         return new Predicate.Node() {
             @Override
             public ValueType type() {
@@ -236,7 +286,29 @@ final class Comparisons {
     /** SQL LIKE with {@code %} (any run) and {@code _} (one character), {@code \} escapes; matched on UTF-8 bytes. */
     record LikePattern(byte[][] literals, boolean[] anyBefore, int[] singlesBefore, boolean anyAtEnd, int singlesAtEnd) {
 
+        /** The same pattern as a Java regular expression matching whole values. */
+        static String toRegex(String pattern, char escape) {
+            StringBuilder re = new StringBuilder();
+            for (int i = 0; i < pattern.length(); i++) {
+                char c = pattern.charAt(i);
+                if (c == escape && i + 1 < pattern.length()) {
+                    re.append(java.util.regex.Pattern.quote(String.valueOf(pattern.charAt(++i))));
+                } else if (c == '%') {
+                    re.append(".*");
+                } else if (c == '_') {
+                    re.append('.');
+                } else {
+                    re.append(java.util.regex.Pattern.quote(String.valueOf(c)));
+                }
+            }
+            return re.toString();
+        }
+
         static LikePattern compile(String pattern) {
+            return compile(pattern, '\\');
+        }
+
+        static LikePattern compile(String pattern, char escape) {
             java.util.List<byte[]> lits = new java.util.ArrayList<>();
             java.util.List<Boolean> any = new java.util.ArrayList<>();
             java.util.List<Integer> singles = new java.util.ArrayList<>();
@@ -245,7 +317,7 @@ final class Comparisons {
             int pendingSingles = 0;
             for (int i = 0; i < pattern.length(); i++) {
                 char c = pattern.charAt(i);
-                if (c == '\\' && i + 1 < pattern.length()) {
+                if (c == escape && i + 1 < pattern.length()) {
                     cur.append(pattern.charAt(++i));
                 } else if (c == '%' || c == '_') {
                     if (!cur.isEmpty()) {

@@ -53,7 +53,32 @@ public sealed interface Expr {
     record Between(Expr operand, Expr low, Expr high, boolean negated, int position) implements Expr {
     }
 
-    record Like(Expr operand, String pattern, boolean negated, int position) implements Expr {
+    /** {@code [NOT] LIKE|ILIKE pattern [ESCAPE 'c']}; {@code escape} is null for the default backslash. */
+    record Like(Expr operand, String pattern, boolean negated, boolean caseInsensitive, Character escape, int position)
+            implements Expr {
+        public Like(Expr operand, String pattern, boolean negated, int position) {
+            this(operand, pattern, negated, false, null, position);
+        }
+    }
+
+    /** A function call {@code name(args...)}; {@code name} is lower case. Operators like {@code ||} are calls too. */
+    record Call(String name, List<Expr> args, int position) implements Expr {
+    }
+
+    /** {@code CASE [operand] WHEN w THEN t ... [ELSE e] END}; {@code operand} and {@code otherwise} may be null. */
+    record Case(Expr operand, List<Expr> whens, List<Expr> thens, Expr otherwise, int position) implements Expr {
+    }
+
+    /** A list element {@code base[index]} (1-based). */
+    record Subscript(Expr base, Expr index, int position) implements Expr {
+    }
+
+    /** A list literal {@code [a, b, ...]}. */
+    record ArrayLiteral(List<Expr> items, int position) implements Expr {
+    }
+
+    /** {@code a IS [NOT] DISTINCT FROM b}: null-safe (in)equality, never null. */
+    record IsDistinct(Expr left, Expr right, boolean negated, int position) implements Expr {
     }
 
     record Cast(Expr operand, SqlType type, int position) implements Expr {

@@ -7,13 +7,15 @@ import java.util.Set;
 
 /**
  * Recursive-descent parser for the SQL WHERE subset Lance users write: comparisons, AND/OR/NOT,
- * IN, BETWEEN, IS [NOT] NULL/TRUE/FALSE, LIKE, arithmetic, CAST, typed date/timestamp/decimal literals and
- * nested field access ({@code a.b} or {@code a['b']}). Errors carry the character position.
+ * IN, BETWEEN, IS [NOT] NULL/TRUE/FALSE/DISTINCT FROM, [I]LIKE [ESCAPE], arithmetic, {@code ||}, CAST, CASE,
+ * function calls, list literals and subscripts, typed date/timestamp/decimal literals and nested field access
+ * ({@code a.b} or {@code a['b']}). Errors carry the character position.
  */
 public final class FilterParser {
 
     private static final Set<String> RESERVED = Set.of(
-            "AND", "OR", "NOT", "IS", "NULL", "IN", "BETWEEN", "LIKE", "TRUE", "FALSE", "CAST", "AS");
+            "AND", "OR", "NOT", "IS", "NULL", "IN", "BETWEEN", "LIKE", "ILIKE", "TRUE", "FALSE", "CAST", "AS",
+            "CASE", "WHEN", "THEN", "ELSE", "END");
 
     private final String src;
     private final List<Token> tokens;
@@ -90,11 +92,15 @@ public final class FilterParser {
             if (what.isKeyword("TRUE") || what.isKeyword("FALSE")) {
                 return new Expr.IsBool(left, what.isKeyword("TRUE"), negated, t.position());
             }
-            throw error(what, "expected NULL, TRUE or FALSE after IS");
+            if (what.isKeyword("DISTINCT")) {
+                expectKeyword("FROM", "expected FROM after IS DISTINCT");
+                return new Expr.IsDistinct(left, additive(), negated, t.position());
+            }
+            throw error(what, "expected NULL, TRUE or FALSE (or DISTINCT FROM) after IS");
         }
         boolean negated = false;
         if (t.isKeyword("NOT") && (peekAt(1).isKeyword("IN") || peekAt(1).isKeyword("BETWEEN")
-                || peekAt(1).isKeyword("LIKE"))) {
+                || peekAt(1).isKeyword("LIKE") || peekAt(1).isKeyword("ILIKE"))) {
             advance();
             negated = true;
             t = peek();
@@ -109,13 +115,21 @@ public final class FilterParser {
             expectKeyword("AND", "expected AND in BETWEEN");
             return new Expr.Between(left, low, additive(), negated, t.position());
         }
-        if (t.isKeyword("LIKE")) {
+        if (t.isKeyword("LIKE") || t.isKeyword("ILIKE")) {
             advance();
             Token pattern = advance();
             if (pattern.kind() != Token.Kind.STRING) {
-                throw error(pattern, "LIKE needs a string pattern");
+                throw error(pattern, t.text().toUpperCase(Locale.ROOT) + " needs a string pattern");
             }
-            return new Expr.Like(left, pattern.text(), negated, t.position());
+            Character escape = null;
+            if (acceptKeyword("ESCAPE")) {
+                Token esc = advance();
+                if (esc.kind() != Token.Kind.STRING || esc.text().codePointCount(0, esc.text().length()) > 1) {
+                    throw error(esc, "ESCAPE needs a string of one character");
+                }
+                escape = esc.text().isEmpty() ? Character.valueOf('\0') : esc.text().charAt(0);
+            }
+            return new Expr.Like(left, pattern.text(), negated, t.isKeyword("ILIKE"), escape, t.position());
         }
         return left;
     }
@@ -145,7 +159,10 @@ public final class FilterParser {
         Expr left = multiplicative();
         while (true) {
             Token t = peek();
-            if (t.kind() == Token.Kind.PLUS || t.kind() == Token.Kind.MINUS) {
+            if (t.kind() == Token.Kind.CONCAT) {
+                advance();
+                left = new Expr.Call("||", List.of(left, multiplicative()), t.position());
+            } else if (t.kind() == Token.Kind.PLUS || t.kind() == Token.Kind.MINUS) {
                 advance();
                 Expr.ArithmeticOp op = t.kind() == Token.Kind.PLUS ? Expr.ArithmeticOp.ADD : Expr.ArithmeticOp.SUBTRACT;
                 left = new Expr.Arithmetic(op, left, multiplicative(), t.position());
@@ -190,7 +207,18 @@ public final class FilterParser {
             advance();
             return unary();
         }
-        return primary();
+        return postfix(primary());
+    }
+
+    /** List subscripts {@code x[i]} after any primary (struct subscripts {@code x['f']} are part of column paths). */
+    private Expr postfix(Expr e) {
+        while (peek().kind() == Token.Kind.LBRACKET) {
+            Token open = advance();
+            Expr index = or();
+            expect(Token.Kind.RBRACKET, "expected ']'");
+            e = new Expr.Subscript(e, index, open.position());
+        }
+        return e;
     }
 
     private Expr primary() {
@@ -211,6 +239,8 @@ public final class FilterParser {
                 expect(Token.Kind.RPAREN, "expected ')'");
                 return inner;
             }
+            case LBRACKET:
+                return arrayLiteral(t);
             case QUOTED_IDENT:
                 return columnPath(t);
             case IDENT:
@@ -228,6 +258,8 @@ public final class FilterParser {
                 return new Expr.Literal(Boolean.TRUE, null, t.position());
             case "FALSE":
                 return new Expr.Literal(Boolean.FALSE, null, t.position());
+            case "CASE":
+                return caseExpr(t);
             case "CAST": {
                 expect(Token.Kind.LPAREN, "expected '(' after CAST");
                 Expr operand = or();
@@ -253,7 +285,81 @@ public final class FilterParser {
         if (RESERVED.contains(word)) {
             throw error(t, "unexpected keyword " + word + " (quote it with backticks to use it as a column name)");
         }
+        if (peek().kind() == Token.Kind.LPAREN) {
+            return call(t);
+        }
+        if ((word.equals("CURRENT_DATE") || word.equals("CURRENT_TIMESTAMP")) && peek().kind() != Token.Kind.DOT) {
+            return new Expr.Call(word.toLowerCase(Locale.ROOT), List.of(), t.position());
+        }
         return columnPath(t);
+    }
+
+    private Expr call(Token name) {
+        advance(); // (
+        String fn = name.text().toLowerCase(Locale.ROOT);
+        List<Expr> args = new ArrayList<>();
+        if (fn.equals("extract") || fn.equals("date_part") && peekAt(1).isKeyword("FROM")) {
+            Token field = advance();
+            if (field.kind() != Token.Kind.IDENT && field.kind() != Token.Kind.STRING) {
+                throw error(field, "expected a date part such as year or month");
+            }
+            expectKeyword("FROM", "expected FROM in EXTRACT(field FROM value)");
+            args.add(new Expr.Literal(field.text().toLowerCase(Locale.ROOT), null, field.position()));
+            args.add(or());
+            expect(Token.Kind.RPAREN, "expected ')' to close EXTRACT");
+            return new Expr.Call("date_part", args, name.position());
+        }
+        if (fn.equals("position")) {
+            Expr needle = additive();
+            expectKeyword("IN", "expected IN in POSITION(substring IN string)");
+            Expr haystack = additive();
+            expect(Token.Kind.RPAREN, "expected ')' to close POSITION");
+            return new Expr.Call("strpos", List.of(haystack, needle), name.position());
+        }
+        if (peek().kind() != Token.Kind.RPAREN) {
+            args.add(or());
+            if ((fn.equals("substring") || fn.equals("substr")) && peek().isKeyword("FROM")) {
+                advance();
+                args.add(or());
+                if (acceptKeyword("FOR")) {
+                    args.add(or());
+                }
+            } else {
+                while (accept(Token.Kind.COMMA)) {
+                    args.add(or());
+                }
+            }
+        }
+        expect(Token.Kind.RPAREN, "expected ',' or ')' in the arguments of " + fn);
+        return new Expr.Call(fn, List.copyOf(args), name.position());
+    }
+
+    private Expr caseExpr(Token start) {
+        Expr operand = peek().isKeyword("WHEN") ? null : or();
+        List<Expr> whens = new ArrayList<>();
+        List<Expr> thens = new ArrayList<>();
+        while (acceptKeyword("WHEN")) {
+            whens.add(or());
+            expectKeyword("THEN", "expected THEN in CASE");
+            thens.add(or());
+        }
+        if (whens.isEmpty()) {
+            throw error(peek(), "CASE needs at least one WHEN");
+        }
+        Expr otherwise = acceptKeyword("ELSE") ? or() : null;
+        expectKeyword("END", "expected WHEN, ELSE or END in CASE");
+        return new Expr.Case(operand, List.copyOf(whens), List.copyOf(thens), otherwise, start.position());
+    }
+
+    private Expr arrayLiteral(Token open) {
+        List<Expr> items = new ArrayList<>();
+        if (!accept(Token.Kind.RBRACKET)) {
+            do {
+                items.add(or());
+            } while (accept(Token.Kind.COMMA));
+            expect(Token.Kind.RBRACKET, "expected ',' or ']' in a list");
+        }
+        return new Expr.ArrayLiteral(List.copyOf(items), open.position());
     }
 
     private Expr columnPath(Token first) {
@@ -266,15 +372,11 @@ public final class FilterParser {
                     throw error(part, "expected a field name after '.'");
                 }
                 path.add(part.text());
-            } else if (peek().kind() == Token.Kind.LBRACKET) {
-                Token open = advance();
-                Token key = advance();
-                if (key.kind() != Token.Kind.STRING) {
-                    throw error(key.kind() == Token.Kind.EOF ? open : key,
-                            "only struct subscripts with a quoted field name are supported");
-                }
-                path.add(key.text());
-                expect(Token.Kind.RBRACKET, "expected ']'");
+            } else if (peek().kind() == Token.Kind.LBRACKET && peekAt(1).kind() == Token.Kind.STRING
+                    && peekAt(2).kind() == Token.Kind.RBRACKET) {
+                advance();
+                path.add(advance().text());
+                advance();
             } else {
                 return new Expr.Column(List.copyOf(path), first.position());
             }

@@ -72,6 +72,13 @@ final class Lexer {
                 }
                 yield new Token(Token.Kind.EQ, "=", start);
             }
+            case '|' -> {
+                if (!peek('|')) {
+                    throw new FilterParseException(src, start, "unexpected character '|' (did you mean '||'?)");
+                }
+                pos++;
+                yield new Token(Token.Kind.CONCAT, "||", start);
+            }
             case '!' -> {
                 if (!peek('=')) {
                     throw new FilterParseException(src, start, "unexpected character '!'");

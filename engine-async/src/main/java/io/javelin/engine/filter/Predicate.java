@@ -30,26 +30,31 @@ import org.apache.arrow.vector.types.pojo.Schema;
  */
 public final class Predicate {
 
+    /** The special columns a filter may read although no schema has them; the scan supplies them per batch. */
+    public static final Set<String> ROW_COLUMNS = Set.of("_rowid", "_rowaddr");
+
     private final String source;
     private final Node root;
     private final Set<String> columns;
+    private final Set<String> rowColumns;
 
-    private Predicate(String source, Node root, Set<String> columns) {
+    private Predicate(String source, Node root, Set<String> columns, Set<String> rowColumns) {
         this.source = source;
         this.root = root;
         this.columns = columns;
+        this.rowColumns = rowColumns;
     }
 
     /** Parses and binds {@code filter} against {@code schema}; errors are {@link FilterParseException}s with positions. */
     public static Predicate compile(String filter, Schema schema) {
         Expr expr = FilterParser.parse(filter);
         Binder binder = new Binder(filter, schema);
-        Node node = binder.bind(expr);
+        Node node = Binder.matched(binder.bind(expr), expr);
         if (node.type().kind() != ValueType.Kind.BOOL && node.type().kind() != ValueType.Kind.NULL) {
             throw new FilterParseException(filter, expr.position(),
                     "filter must be a boolean expression, not " + node.type().description());
         }
-        return new Predicate(filter, node, Set.copyOf(binder.columns));
+        return new Predicate(filter, node, Set.copyOf(binder.columns), Set.copyOf(binder.rowColumns));
     }
 
     /** Binds a value expression of any type (for {@link ValueExpression}); adds the columns it reads to {@code columnsOut}. */
@@ -67,6 +72,14 @@ public final class Predicate {
     /** Top-level column names the filter reads (what a scan must fetch to evaluate it). */
     public Set<String> referencedColumns() {
         return columns;
+    }
+
+    /**
+     * The {@link #ROW_COLUMNS} the filter reads: the batch passed to {@link #evaluate} must carry them
+     * as uint64 vectors of those names.
+     */
+    public Set<String> rowColumns() {
+        return rowColumns;
     }
 
     public Selection evaluate(VectorSchemaRoot batch) {
@@ -96,10 +109,11 @@ public final class Predicate {
     }
 
     /** Resolves columns and literal types and checks that operands fit together. */
-    private static final class Binder implements BindErrors {
+    private static final class Binder implements Binding {
         private final String source;
         private final Schema schema;
         private final Set<String> columns = new LinkedHashSet<>();
+        private final Set<String> rowColumns = new LinkedHashSet<>();
 
         Binder(String source, Schema schema) {
             this.source = source;
@@ -111,14 +125,15 @@ public final class Predicate {
             return new FilterParseException(source, at.position(), message);
         }
 
-        Node bind(Expr e) {
+        @Override
+        public Node bind(Expr e) {
             return switch (e) {
                 case Expr.Column c -> column(c);
                 case Expr.Literal l -> literal(l);
                 case Expr.And a -> Logic.and(bindBool(a.left()), bindBool(a.right()));
                 case Expr.Or o -> Logic.or(bindBool(o.left()), bindBool(o.right()));
                 case Expr.Not n -> Logic.not(bindBool(n.operand()));
-                case Expr.IsNull n -> Logic.isNull(bind(n.operand()), n.negated());
+                case Expr.IsNull n -> Logic.isNull(matched(bind(n.operand()), n.operand()), n.negated());
                 case Expr.IsBool b -> Logic.isBool(bindBool(b.operand()), b.target(), b.negated());
                 case Expr.Compare c -> compare(c.op(), c.left(), c.right(), c);
                 case Expr.Between b -> {
@@ -137,20 +152,39 @@ public final class Predicate {
                 }
                 case Expr.Like l -> {
                     Node operand = bind(l.operand());
+                    String op = l.caseInsensitive() ? "ILIKE" : "LIKE";
                     if (!operand.type().isBytes() && operand.type().kind() != ValueType.Kind.NULL) {
-                        throw error(l, "LIKE needs a string operand, not " + operand.type().description());
+                        throw error(l, op + " needs a string operand, not " + operand.type().description());
                     }
-                    Node like = Comparisons.like(operand, l.pattern());
+                    if (operand.type().isNull()) {
+                        yield Constant.nul();
+                    }
+                    Node like = Comparisons.like(operand, l.pattern(), l.caseInsensitive(),
+                            l.escape() == null ? '\\' : l.escape());
                     yield l.negated() ? Logic.not(like) : like;
                 }
+                case Expr.Call c -> Functions.bind(c, this);
+                case Expr.Case c -> ConditionalFunctions.caseWhen(c, this);
+                case Expr.Subscript s -> ListFunctions.subscript(s, this);
+                case Expr.ArrayLiteral a -> ListFunctions.literal(a, this);
+                case Expr.IsDistinct d -> ConditionalFunctions.isDistinct(d, this);
                 case Expr.Arithmetic a -> Arithmetic.of(a, bind(a.left()), bind(a.right()), this);
                 case Expr.Negate n -> Arithmetic.negate(n, bind(n.operand()), this);
                 case Expr.Cast c -> Casts.cast(c, bind(c.operand()), this);
             };
         }
 
-        Node bindBool(Expr e) {
-            Node n = bind(e);
+        /** As in Lance, a regexp_match used as a condition means "matched". */
+        static Node matched(Node n, Expr e) {
+            if (n.type().kind() == ValueType.Kind.LIST && e instanceof Expr.Call c && c.name().equals("regexp_match")) {
+                return Logic.isNull(n, true);
+            }
+            return n;
+        }
+
+        @Override
+        public Node bindBool(Expr e) {
+            Node n = matched(bind(e), e);
             ValueType.Kind k = n.type().kind();
             if (k != ValueType.Kind.BOOL && k != ValueType.Kind.NULL) {
                 throw error(e, "expected a boolean expression, found " + n.type().description());
@@ -160,6 +194,11 @@ public final class Predicate {
 
         Node column(Expr.Column c) {
             List<String> path = c.path();
+            if (path.size() == 1 && ROW_COLUMNS.contains(path.getFirst())
+                    && schema.getFields().stream().noneMatch(f -> f.getName().equals(path.getFirst()))) {
+                rowColumns.add(path.getFirst());
+                return new ColumnNode(path, ValueType.UINT);
+            }
             Field field = null;
             List<Field> candidates = schema.getFields();
             for (int depth = 0; depth < path.size(); depth++) {
@@ -267,6 +306,7 @@ public final class Predicate {
                 case FLOAT -> new Values.Doubles(doubles.v(), null, true, rows);
                 case DECIMAL -> new Values.Decimals(decimals.hi(), decimals.lo(), decimals.scale(), null, true, rows);
                 case STRING, BINARY -> new Values.Bytes(null, null, 0, null, bytes, rows);
+                case LIST -> throw new IllegalStateException("no list constants");
             };
         }
 

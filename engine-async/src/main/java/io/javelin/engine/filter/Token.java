@@ -6,7 +6,7 @@ record Token(Kind kind, String text, int position) {
     enum Kind {
         IDENT, QUOTED_IDENT, INTEGER, DECIMAL, STRING,
         LPAREN, RPAREN, LBRACKET, RBRACKET, COMMA, DOT,
-        EQ, NE, LT, LE, GT, GE, PLUS, MINUS, STAR, SLASH, PERCENT,
+        EQ, NE, LT, LE, GT, GE, PLUS, MINUS, STAR, SLASH, PERCENT, CONCAT,
         EOF
     }
 

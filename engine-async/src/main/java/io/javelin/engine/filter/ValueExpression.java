@@ -66,7 +66,7 @@ public final class ValueExpression {
         Predicate.Node node = Predicate.bindValue(expression, expr, schema, cols);
         List<Field> read = new ArrayList<>();
         collect(expr, schema, read);
-        return new ValueExpression(expression, node, Set.copyOf(cols), infer(expr, node.type(), read));
+        return new ValueExpression(expression, node, Set.copyOf(cols), infer(expression, expr, node.type(), read));
     }
 
     public String source() {
@@ -145,10 +145,30 @@ public final class ValueExpression {
             case Expr.Like l -> collect(l.operand(), schema, out);
             case Expr.Cast c -> collect(c.operand(), schema, out);
             case Expr.Literal l -> { }
+            case Expr.Call c -> c.args().forEach(x -> collect(x, schema, out));
+            case Expr.Case c -> {
+                if (c.operand() != null) {
+                    collect(c.operand(), schema, out);
+                }
+                c.whens().forEach(x -> collect(x, schema, out));
+                c.thens().forEach(x -> collect(x, schema, out));
+                if (c.otherwise() != null) {
+                    collect(c.otherwise(), schema, out);
+                }
+            }
+            case Expr.Subscript s -> {
+                collect(s.base(), schema, out);
+                collect(s.index(), schema, out);
+            }
+            case Expr.ArrayLiteral a -> a.items().forEach(x -> collect(x, schema, out));
+            case Expr.IsDistinct d -> {
+                collect(d.left(), schema, out);
+                collect(d.right(), schema, out);
+            }
         }
     }
 
-    private static Field infer(Expr expr, ValueType t, List<Field> read) {
+    private static Field infer(String source, Expr expr, ValueType t, List<Field> read) {
         boolean nullable = read.isEmpty() ? hasNullLiteral(expr) || t.kind() == ValueType.Kind.NULL
                 : read.stream().anyMatch(Field::isNullable);
         if (expr instanceof Expr.Column && read.size() == 1) {
@@ -184,6 +204,8 @@ public final class ValueExpression {
             }
             case STRING -> ArrowType.Utf8.INSTANCE;
             case BINARY -> ArrowType.Binary.INSTANCE;
+            case LIST -> throw new FilterParseException(source, expr.position(),
+                    "list-valued expressions cannot be computed into a column yet");
         };
         if (type instanceof ArrowType.Null) {
             nullable = true;
@@ -233,6 +255,7 @@ public final class ValueExpression {
                 }
                 case Values.Decimals d -> setDecimal(out, i, d, t);
                 case Values.Bytes b -> setBytes(out, i, b);
+                case Values.Lists l -> fail("a list", out);
             }
         }
     }

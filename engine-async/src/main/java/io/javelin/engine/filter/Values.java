@@ -86,11 +86,19 @@ sealed interface Values {
     }
 
     /**
-     * Variable-length bytes read in place from an Arrow (Large)VarChar/VarBinary vector, or a constant.
-     * {@code offsetWidth} is 4 or 8.
+     * Variable-length bytes read in place from an Arrow (Large)VarChar/VarBinary vector ({@code offsetWidth}
+     * 4 or 8), a constant, or computed on the heap ({@code heapOffsets}/{@code heapData}).
      */
-    record Bytes(ArrowBuf offsets, ArrowBuf data, int offsetWidth, long[] valid, byte[] constantValue, int rows)
-            implements Values {
+    record Bytes(ArrowBuf offsets, ArrowBuf data, int offsetWidth, long[] valid, byte[] constantValue, int rows,
+                 int[] heapOffsets, byte[] heapData) implements Values {
+        Bytes(ArrowBuf offsets, ArrowBuf data, int offsetWidth, long[] valid, byte[] constantValue, int rows) {
+            this(offsets, data, offsetWidth, valid, constantValue, rows, null, null);
+        }
+
+        static Bytes heap(int[] offsets, byte[] data, long[] valid, int rows) {
+            return new Bytes(null, null, 0, valid, null, rows, offsets, data);
+        }
+
         boolean constant() {
             return constantValue != null;
         }
@@ -99,6 +107,9 @@ sealed interface Values {
             if (constantValue != null) {
                 return 0;
             }
+            if (heapOffsets != null) {
+                return heapOffsets[row];
+            }
             return offsetWidth == 4 ? offsets.getInt((long) row * 4) : offsets.getLong((long) row * 8);
         }
 
@@ -106,11 +117,17 @@ sealed interface Values {
             if (constantValue != null) {
                 return constantValue.length;
             }
+            if (heapOffsets != null) {
+                return heapOffsets[row + 1];
+            }
             return offsetWidth == 4 ? offsets.getInt((long) (row + 1) * 4) : offsets.getLong((long) (row + 1) * 8);
         }
 
         byte byteAt(long pos) {
-            return constantValue != null ? constantValue[(int) pos] : data.getByte(pos);
+            if (constantValue != null) {
+                return constantValue[(int) pos];
+            }
+            return heapData != null ? heapData[(int) pos] : data.getByte(pos);
         }
 
         @Override
@@ -119,6 +136,25 @@ sealed interface Values {
                 return true;
             }
             return valid == null || Bits.get(valid, row);
+        }
+    }
+
+    /**
+     * Lists: row {@code r} holds {@code items} rows {@code offsets[r]} to {@code offsets[r + 1]}; a constant
+     * list has offsets {0, n} and broadcasts.
+     */
+    record Lists(int[] offsets, Values items, long[] valid, boolean constant, int rows) implements Values {
+        int start(int row) {
+            return offsets[constant ? 0 : row];
+        }
+
+        int end(int row) {
+            return offsets[constant ? 1 : row + 1];
+        }
+
+        @Override
+        public boolean isValid(int row) {
+            return validAt(valid, constant, row);
         }
     }
 }

@@ -33,7 +33,8 @@ public final class IndexCount {
     public static Mono<Long> count(Dataset ds, String filter) {
         return Mono.defer(() -> {
             List<IndexInfo> exact = IndexCatalog.usable(ds).stream()
-                    .filter(i -> i.type() == IndexType.BTREE || i.type() == IndexType.BITMAP).toList();
+                    .filter(i -> i.type() == IndexType.BTREE || i.type() == IndexType.BITMAP || i.type() == IndexType.LABEL_LIST)
+                    .toList();
             if (filter == null || exact.isEmpty()) {
                 return Mono.empty();
             }
@@ -62,6 +63,12 @@ public final class IndexCount {
                     .map(t -> t.getT1().isPresent() && t.getT2().isPresent()
                             ? Optional.of(RowAddrTreeMap.or(t.getT1().get(), t.getT2().get())) : Optional.<RowAddrTreeMap>empty());
             default -> {
+                // exact LabelList answers (array_has_any/array_has_all/array_has with literal labels)
+                var fn = FunctionPredicates.candidates(ds, indexes, e);
+                if (fn.isPresent()) {
+                    yield fn.get().map(c -> c.filter(x -> x.exact() && RoaringBitmap.andNot(live, x.fragments()).isEmpty())
+                            .map(ScalarIndexScan.Candidates::rows));
+                }
                 Optional<ScalarIndexScan.Leaf> leaf = ScalarIndexScan.leaf(e);
                 if (leaf.isEmpty() || !exactOn(ds, leaf.get())) {
                     yield Mono.just(Optional.empty());

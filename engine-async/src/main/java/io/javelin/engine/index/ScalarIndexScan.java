@@ -73,7 +73,8 @@ public final class ScalarIndexScan {
                                               boolean withRowAddress, long limit, long offset, int batchSize,
                                               Function<List<Long>, Flux<VectorSchemaRoot>> scanFragments, BufferAllocator allocator,
                                               Flux<VectorSchemaRoot> regular) {
-        List<IndexInfo> indexes = IndexCatalog.usable(ds).stream().filter(IndexInfo::isScalarLookup).toList();
+        List<IndexInfo> indexes = IndexCatalog.usable(ds).stream()
+                .filter(i -> i.isScalarLookup() || i.type() == io.javelin.index.IndexType.LABEL_LIST).toList();
         if (indexes.isEmpty() || filter == null || (columns != null && columns.stream().anyMatch(c -> c.contains(".")))) {
             return regular;
         }
@@ -84,6 +85,9 @@ public final class ScalarIndexScan {
             pred = Predicate.compile(filter, ds.schema());
         } catch (RuntimeException e) {
             return regular; // the regular scan reports the error with its position
+        }
+        if (!pred.rowColumns().isEmpty()) {
+            return regular; // _rowid/_rowaddr are built by the regular scan's filter step
         }
         return candidates(ds, indexes, expr).flatMapMany(opt -> {
             if (opt.isEmpty()) {
@@ -135,7 +139,10 @@ public final class ScalarIndexScan {
                 RoaringBitmap f = RoaringBitmap.and(l.fragments(), r.fragments());
                 return Optional.of(new Candidates(restrict(RowAddrTreeMap.or(l.rows(), r.rows()), f), f, l.exact() && r.exact()));
             });
-            default -> leaf(e).map(q -> query(ds, indexes, q.column(), q.query())).orElse(Mono.just(Optional.empty()));
+            default -> {
+                Optional<Mono<Optional<Candidates>>> fn = FunctionPredicates.candidates(ds, indexes, e);
+                yield fn.orElseGet(() -> leaf(e).map(q -> query(ds, indexes, q.column(), q.query())).orElse(Mono.just(Optional.empty())));
+            }
         };
     }
 
