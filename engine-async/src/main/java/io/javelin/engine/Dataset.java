@@ -261,6 +261,7 @@ public final class Dataset implements AutoCloseable {
                     return addrs;
                 })
                 .flatMap(addrs -> Take.take(this, addrs, columns, allocator, false)))
+                .map(b -> BatchSchemas.conform(b, schema()))
                 .onErrorMap(e -> translate(uri(), version(), e));
     }
 
@@ -299,6 +300,7 @@ public final class Dataset implements AutoCloseable {
     /** Rows by address {@code (fragment_id << 32) | offset}; deleted or missing rows are an error. */
     public Mono<VectorSchemaRoot> takeRowAddresses(long[] addresses, List<String> columns, BufferAllocator allocator) {
         return snapshot.loadFragments().then(Take.take(this, addresses, columns, allocator, true))
+                .map(b -> BatchSchemas.conform(b, schema()))
                 .onErrorMap(e -> translate(uri(), version(), e));
     }
 
