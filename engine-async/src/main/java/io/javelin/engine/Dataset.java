@@ -262,7 +262,7 @@ public final class Dataset implements AutoCloseable {
                 })
                 .flatMap(addrs -> Take.take(this, addrs, columns, allocator, false)))
                 .map(b -> BatchSchemas.conform(b, schema()))
-                .onErrorMap(e -> translate(uri(), version(), e));
+                .onErrorMap(e -> translate(uri(), version(), e)).transform(ConcurrentFailures::routed);
     }
 
     /** Rows by {@code _rowid}: the row address, or with stable row ids the id that survives compaction and updates. */
@@ -301,7 +301,7 @@ public final class Dataset implements AutoCloseable {
     public Mono<VectorSchemaRoot> takeRowAddresses(long[] addresses, List<String> columns, BufferAllocator allocator) {
         return snapshot.loadFragments().then(Take.take(this, addresses, columns, allocator, true))
                 .map(b -> BatchSchemas.conform(b, schema()))
-                .onErrorMap(e -> translate(uri(), version(), e));
+                .onErrorMap(e -> translate(uri(), version(), e)).transform(ConcurrentFailures::routed);
     }
 
     private long addressOf(long index, List<Map.Entry<FragmentInfo, RoaringBitmap>> frags) {

@@ -207,8 +207,8 @@ public final class Scanner {
                 : Flux.defer(() -> io.javelin.engine.index.ScalarIndexScan.scan(dataset, columns, filter, withRowId, withRowAddress,
                         limit, offset, batchSize, ids -> fragments(ids).limit(-1).offset(0).scan(allocator), allocator, regular));
         // batches leave the engine labelled with the table's names (Arrow Java's vectors say $data$)
-        return prepare.thenMany(run).map(b -> BatchSchemas.conform(b, dataset.schema()))
-                .onErrorMap(e -> Dataset.translate(dataset.uri(), dataset.version(), io.javelin.objectstore.internal.FirstError.of(e)));
+        return ConcurrentFailures.routed(prepare.thenMany(run).map(b -> BatchSchemas.conform(b, dataset.schema()))
+                .onErrorMap(e -> Dataset.translate(dataset.uri(), dataset.version(), io.javelin.objectstore.internal.FirstError.of(e))));
     }
 
     /**
@@ -221,8 +221,8 @@ public final class Scanner {
 
     /** Rows the scan would return, ignoring limit and offset; without a filter only metadata is read. */
     public Mono<Long> count() {
-        return dataset.snapshot().loadFragments().then(Mono.defer(() -> Scan.count(this, plan())))
-                .onErrorMap(e -> Dataset.translate(dataset.uri(), dataset.version(), io.javelin.objectstore.internal.FirstError.of(e)));
+        return ConcurrentFailures.routed(dataset.snapshot().loadFragments().then(Mono.defer(() -> Scan.count(this, plan())))
+                .onErrorMap(e -> Dataset.translate(dataset.uri(), dataset.version(), io.javelin.objectstore.internal.FirstError.of(e))));
     }
 
     /** What to read: resolved once per run. */
