@@ -163,6 +163,7 @@ public final class Dataset implements AutoCloseable {
             return which.apply(h).map(s -> new Dataset(h, s))
                     .doOnError(e -> h.release())
                     .doOnCancel(h::release)
+                    .flatMap(MissingStats::fill)
                     .onErrorMap(e -> translate(uri, version, e));
         });
     }
@@ -404,15 +405,15 @@ public final class Dataset implements AutoCloseable {
     // ------------------------------------------------------------------ versions and tags
 
     public Mono<Dataset> checkout(long version) {
-        return handle.table.checkout(version).map(this::derived).onErrorMap(e -> translate(uri(), version, e));
+        return handle.table.checkout(version).map(this::derived).flatMap(MissingStats::fill).onErrorMap(e -> translate(uri(), version, e));
     }
 
     public Mono<Dataset> checkout(String tag) {
-        return handle.table.checkout(tag).map(this::derived).onErrorMap(e -> translate(uri(), -1, e));
+        return handle.table.checkout(tag).map(this::derived).flatMap(MissingStats::fill).onErrorMap(e -> translate(uri(), -1, e));
     }
 
     public Mono<Dataset> checkoutLatest() {
-        return handle.table.open().map(this::derived).onErrorMap(e -> translate(uri(), -1, e));
+        return handle.table.open().map(this::derived).flatMap(MissingStats::fill).onErrorMap(e -> translate(uri(), -1, e));
     }
 
     public Mono<Map<String, Tag>> tags() {
