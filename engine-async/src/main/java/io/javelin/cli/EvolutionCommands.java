@@ -100,6 +100,31 @@ final class EvolutionCommands {
         }
     }
 
+    @Command(name = "add-columns", description = "Add the columns of an Arrow IPC file (file or stream, LZ4/ZSTD bodies):"
+            + " one row per live row of the dataset, in fragment order.")
+    static final class AddColumnsFromFile implements Callable<Integer> {
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
+        @Mixin
+        CliSupport.Common common;
+        @Parameters(index = "0", paramLabel = "URI")
+        String uri;
+        @Parameters(index = "1", paramLabel = "IN.arrow")
+        java.nio.file.Path in;
+
+        @Override
+        public Integer call() throws Exception {
+            try (BufferAllocator alloc = new CliSupport.Allocator();
+                 ArrowInput input = ArrowInput.open(in, alloc);
+                 Dataset ds = CliSupport.open(uri, common.storageOptions, null, null);
+                 Dataset after = ds.addColumns(input.batches(alloc, () -> { }), input.schema()).block()) {
+                done(spec.commandLine().getOut(), "added columns " + input.schema().getFields().stream().map(Field::getName).toList(),
+                        after);
+            }
+            return 0;
+        }
+    }
+
     @Command(name = "drop-column", description = "Drop columns (metadata only; nested: s.a).")
     static final class DropColumn implements Callable<Integer> {
         @CommandLine.Spec

@@ -14,7 +14,7 @@ import picocli.CommandLine.Command;
                 FileCommand.class, TreeCommand.class,
                 IndexCommands.class, SearchCommand.class,
                 MaintenanceCommands.Compact.class, MaintenanceCommands.Cleanup.class, MaintenanceCommands.Restore.class,
-                EvolutionCommands.AddColumn.class, EvolutionCommands.DropColumn.class, EvolutionCommands.RenameColumn.class, EvolutionCommands.AlterColumn.class, EvolutionCommands.Update.class, EvolutionCommands.MergeInsertCommand.class,
+                EvolutionCommands.AddColumn.class, EvolutionCommands.AddColumnsFromFile.class, EvolutionCommands.DropColumn.class, EvolutionCommands.RenameColumn.class, EvolutionCommands.AlterColumn.class, EvolutionCommands.Update.class, EvolutionCommands.MergeInsertCommand.class,
                 BranchCommands.Branches.class, BranchCommands.Clone.class})
 public final class JavelinCli implements Runnable {
 

@@ -12,7 +12,13 @@ import java.util.stream.Stream;
 import org.apache.arrow.compression.CommonsCompressionFactory;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
+import java.util.List;
+import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.FieldType;
+import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.arrow.vector.compression.CompressionUtil.CodecType;
 import org.apache.arrow.vector.ipc.ArrowFileReader;
 import org.apache.arrow.vector.ipc.ArrowFileWriter;
@@ -133,6 +139,43 @@ class ArrowIpcCliTest {
             }
         }
         assertThat(rows).isEqualTo(9450);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"LZ4_FRAME", "ZSTD"})
+    void addColumnsAcceptsACompressedStream(CodecType codec) throws Exception {
+        Path ref = reference();
+        Path in = tmp.resolve("twice.ipc");
+        Schema schema = new Schema(List.of(new Field("twice", FieldType.nullable(new ArrowType.Int(64, true)), null)));
+        try (BufferAllocator a = new RootAllocator(); FileChannel rch = FileChannel.open(ref); ArrowFileReader r = new ArrowFileReader(rch, a);
+             VectorSchemaRoot out = VectorSchemaRoot.create(schema, a); OutputStream os = Files.newOutputStream(in);
+             ArrowStreamWriter w = new ArrowStreamWriter(out, null, java.nio.channels.Channels.newChannel(os), IpcOption.DEFAULT,
+                     CommonsCompressionFactory.INSTANCE, codec)) {
+            w.start();
+            while (r.loadNextBatch()) {
+                BigIntVector id = (BigIntVector) r.getVectorSchemaRoot().getVector("id");
+                BigIntVector twice = (BigIntVector) out.getVector("twice");
+                twice.allocateNew(id.getValueCount());
+                for (int i = 0; i < id.getValueCount(); i++) {
+                    twice.set(i, id.get(i) * 2);
+                }
+                out.setRowCount(id.getValueCount());
+                w.writeBatch();
+            }
+            w.end();
+        }
+        Path ds = tmp.resolve("versions_deletes");
+        var r = run("add-columns", ds.toString(), in.toString());
+        assertThat(r.exit()).as(r.err()).isZero();
+        assertThat(r.out()).contains("added columns [twice]");
+        var scan = run("scan", ds.toString(), "--columns", "id,twice", "--format", "csv");
+        assertThat(scan.exit()).as(scan.err()).isZero();
+        List<String> lines = scan.out().lines().toList();
+        assertThat(lines).hasSize(9451);
+        for (String line : lines.subList(1, lines.size())) {
+            String[] cells = line.split(",");
+            assertThat(Long.parseLong(cells[1])).isEqualTo(2 * Long.parseLong(cells[0]));
+        }
     }
 
     @Test
