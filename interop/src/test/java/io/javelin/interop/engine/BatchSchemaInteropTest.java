@@ -50,7 +50,7 @@ import reactor.core.scheduler.Schedulers;
  * The Arrow schema of every batch Javelin emits (scan, take, export) equals lance-core's for the same
  * dataset: names (list children included), nullability, child order and field metadata; values too.
  */
-class BatchSchemaInteropTest {
+public class BatchSchemaInteropTest {
 
     @TempDir
     Path dir;
@@ -196,6 +196,17 @@ class BatchSchemaInteropTest {
             assertThat(lance.getSchema().findField("big").getChildren().get(0).getName()).isEqualTo("item");
         }
         assertSameAsLanceCore(uri);
+    }
+
+    /** {@link #assertSameAsLanceCore} for another test's dataset, with an allocator of its own. */
+    public static void check(Path dir, String uri) throws Exception {
+        BatchSchemaInteropTest t = new BatchSchemaInteropTest();
+        t.dir = dir;
+        try {
+            t.assertSameAsLanceCore(uri);
+        } finally {
+            t.closeAllocator();
+        }
     }
 
     void assertSameAsLanceCore(String uri) throws Exception {
