@@ -22,6 +22,14 @@ public final class JavelinCli implements Runnable {
     CommandLine.Model.CommandSpec spec;
 
     public static void main(String[] args) {
+        // The process reports one error, the command's; anything Reactor drops after it (a concurrent failure
+        // of a path that does not route them into the reported error) is for --verbose only, not an ERROR log.
+        boolean verbose = java.util.Arrays.asList(args).contains("--verbose");
+        reactor.core.publisher.Hooks.onErrorDropped(e -> {
+            if (verbose) {
+                System.err.println("(also failed: " + e + ")");
+            }
+        });
         System.exit(run(args));
     }
 
