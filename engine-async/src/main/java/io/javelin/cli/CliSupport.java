@@ -134,15 +134,32 @@ final class CliSupport {
         return o.toString();
     }
 
-    static Object jsonValue(FieldVector v, int i) {
-        Object o = v.getObject(i);
+    /**
+     * A cell as a JSON tree, nested values included: Jackson has no mapping for java.time values (timestamps
+     * without a zone, dates, times, durations), Arrow's {@code Text} or binary, so those become strings.
+     */
+    static com.fasterxml.jackson.databind.JsonNode json(Object o) {
+        if (o == null) {
+            return com.fasterxml.jackson.databind.node.NullNode.instance;
+        }
         if (o instanceof byte[] b) {
-            return "0x" + HexFormat.of().formatHex(b);
+            return JSON.getNodeFactory().textNode("0x" + HexFormat.of().formatHex(b));
         }
-        if (o instanceof org.apache.arrow.vector.util.Text t) {
-            return t.toString();
+        if (o instanceof java.util.Map<?, ?> m) {
+            ObjectNode node = JSON.createObjectNode();
+            m.forEach((k, x) -> node.set(String.valueOf(k), json(x)));
+            return node;
         }
-        return o;
+        if (o instanceof java.util.List<?> l) {
+            var arr = JSON.createArrayNode();
+            l.forEach(x -> arr.add(json(x)));
+            return arr;
+        }
+        if (o instanceof Number || o instanceof Boolean || o instanceof Character) {
+            return JSON.valueToTree(o);
+        }
+        // Text, java.time (LocalDateTime prints ISO-8601), PeriodDuration, ...
+        return JSON.getNodeFactory().textNode(o.toString());
     }
 
     /** Prints batches (closing them) as an aligned table, CSV or JSON lines; returns the row count. */
@@ -181,7 +198,7 @@ final class CliSupport {
                         case json -> {
                             ObjectNode node = JSON.createObjectNode();
                             for (FieldVector v : b.getFieldVectors()) {
-                                node.set(v.getField().getName(), JSON.valueToTree(jsonValue(v, i)));
+                                node.set(v.getField().getName(), json(v.getObject(i)));
                             }
                             out.println(JSON.writeValueAsString(node));
                         }
@@ -237,12 +254,34 @@ final class CliSupport {
         return s;
     }
 
-    /** Writes batches (closing them) to an Arrow IPC file; returns the row count. */
+    /** Body compression of exported Arrow IPC files ({@code --compression}). */
+    enum IpcCompression {
+        none(org.apache.arrow.vector.compression.CompressionUtil.CodecType.NO_COMPRESSION),
+        zstd(org.apache.arrow.vector.compression.CompressionUtil.CodecType.ZSTD),
+        lz4(org.apache.arrow.vector.compression.CompressionUtil.CodecType.LZ4_FRAME);
+
+        final org.apache.arrow.vector.compression.CompressionUtil.CodecType codec;
+
+        IpcCompression(org.apache.arrow.vector.compression.CompressionUtil.CodecType codec) {
+            this.codec = codec;
+        }
+    }
+
+    /** Writes batches (closing them) to an uncompressed Arrow IPC file; returns the row count. */
     static long writeArrow(Flux<VectorSchemaRoot> batches, Schema schema, WritableByteChannel channel,
                            org.apache.arrow.memory.BufferAllocator allocator) throws IOException {
+        return writeArrow(batches, schema, channel, allocator, IpcCompression.none);
+    }
+
+    /** Writes batches (closing them) to an Arrow IPC file with {@code compression}; returns the row count. */
+    static long writeArrow(Flux<VectorSchemaRoot> batches, Schema schema, WritableByteChannel channel,
+                           org.apache.arrow.memory.BufferAllocator allocator, IpcCompression compression) throws IOException {
         long rows = 0;
         try (VectorSchemaRoot sink = VectorSchemaRoot.create(schema, allocator);
-             ArrowFileWriter writer = new ArrowFileWriter(sink, null, channel)) {
+             ArrowFileWriter writer = new ArrowFileWriter(sink, null, channel, null,
+                     org.apache.arrow.vector.ipc.message.IpcOption.DEFAULT,
+                     compression == IpcCompression.none ? org.apache.arrow.vector.compression.NoCompressionCodec.Factory.INSTANCE
+                             : org.apache.arrow.compression.CommonsCompressionFactory.INSTANCE, compression.codec)) {
             writer.start();
             VectorLoader loader = new VectorLoader(sink);
             for (VectorSchemaRoot batch : batches.publishOn(reactor.core.scheduler.Schedulers.boundedElastic(), 1).toIterable(1)) {

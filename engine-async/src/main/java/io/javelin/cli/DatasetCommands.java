@@ -6,9 +6,7 @@ import io.javelin.engine.VersionInfo;
 import io.javelin.tx.FragmentInfo;
 import io.javelin.tx.tag.Tag;
 import java.io.PrintWriter;
-import java.nio.channels.FileChannel;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -55,9 +53,9 @@ final class DatasetCommands {
             try (Dataset ds = CliSupport.open(at.uri, common.storageOptions, at.version, at.tag)) {
                 out.println("dataset:      " + ds.uri());
                 out.println("version:      " + ds.version() + " (committed " + ds.timestamp() + ")");
-                out.println("data storage: " + ds.dataStorageVersion());
-                out.println("rows:         " + ds.count().block());
                 List<FragmentInfo> fragments = ds.loadFragments().block();
+                out.println("data storage: " + storage(ds.dataStorageVersion(), fragments));
+                out.println("rows:         " + ds.count().block());
                 out.println("fragments:    " + fragments.size() + (ds.isTreeLayout() ? " (fragment tree)" : ""));
                 for (FragmentInfo f : fragments) {
                     out.println("  fragment " + f.id() + ": " + f.physicalRows() + " rows, " + f.deletedRows() + " deleted, "
@@ -96,6 +94,26 @@ final class DatasetCommands {
             out.flush();
             return 0;
         }
+    }
+
+    /**
+     * The manifest's data storage version; old manifests record none, and then (as Lance does) the version is
+     * inferred from the data files: file version 0.3 is 2.0, below that the legacy format.
+     */
+    static String storage(String recorded, List<FragmentInfo> fragments) {
+        if (!recorded.isEmpty()) {
+            return recorded;
+        }
+        for (FragmentInfo f : fragments) {
+            for (var df : f.fragment().getFilesList()) {
+                int major = df.getFileMajorVersion();
+                int minor = df.getFileMinorVersion();
+                String v = major == 0 && minor < 3 ? "legacy (0." + Math.max(1, minor) + ")"
+                        : major == 0 ? "2.0" : major + "." + minor;
+                return v + " (not recorded in the manifest; from the data files)";
+            }
+        }
+        return "legacy (not recorded in the manifest)";
     }
 
     @Command(name = "scan", description = "Print rows (optionally filtered and projected) as a table, CSV, JSON lines or Arrow IPC.")
@@ -159,15 +177,20 @@ final class DatasetCommands {
                         total = lim >= 0 ? Math.min(total, lim) : total;
                     }
                     try (Progress p = Progress.start(spec, progress, "scan", total, Progress.UNKNOWN)) {
-                        if (format == CliSupport.Format.arrow) {
-                            try (FileChannel ch = FileChannel.open(output, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                                    StandardOpenOption.TRUNCATE_EXISTING)) {
-                                n = CliSupport.writeArrow(p.track(rows.apply(alloc)), schema, ch, alloc);
-                            }
-                        } else {
-                            try (PrintWriter w = new PrintWriter(java.nio.file.Files.newBufferedWriter(output))) {
+                        // written under a temporary name: a failed scan leaves no (partial) output file
+                        try (OutputFile file = OutputFile.create(output)) {
+                            if (format == CliSupport.Format.arrow) {
+                                n = CliSupport.writeArrow(p.track(rows.apply(alloc)), schema, file.channel(), alloc);
+                            } else {
+                                PrintWriter w = new PrintWriter(new java.io.BufferedWriter(java.nio.channels.Channels.newWriter(
+                                        file.channel(), java.nio.charset.StandardCharsets.UTF_8)));
                                 n = CliSupport.print(p.track(rows.apply(alloc)), schema, format, w);
+                                w.flush();
+                                if (w.checkError()) {
+                                    throw new java.io.IOException("Could not write " + output);
+                                }
                             }
+                            file.publish();
                         }
                         p.finish();
                     }

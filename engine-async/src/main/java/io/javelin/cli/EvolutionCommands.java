@@ -6,9 +6,7 @@ import io.javelin.engine.MergeInsert;
 import io.javelin.engine.MergeInsertResult;
 import io.javelin.engine.UpdateResult;
 import java.io.PrintWriter;
-import java.nio.channels.FileChannel;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -16,11 +14,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.VectorLoader;
 import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.VectorUnloader;
-import org.apache.arrow.vector.ipc.ArrowFileReader;
-import org.apache.arrow.vector.ipc.message.ArrowRecordBatch;
 import org.apache.arrow.vector.types.DateUnit;
 import org.apache.arrow.vector.types.FloatingPointPrecision;
 import org.apache.arrow.vector.types.TimeUnit;
@@ -34,7 +28,6 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import reactor.core.publisher.Flux;
-import reactor.core.scheduler.Schedulers;
 
 /**
  * Schema evolution and row rewrites: {@code add-column}, {@code drop-column}, {@code rename-column},
@@ -102,6 +95,31 @@ final class EvolutionCommands {
                  Dataset after = expr != null ? ds.addColumns(Map.of(name, expr)).block()
                          : ds.addColumns(List.of(new Field(name, FieldType.nullable(type(type)), null))).block()) {
                 done(spec.commandLine().getOut(), "added column " + name, after);
+            }
+            return 0;
+        }
+    }
+
+    @Command(name = "add-columns", description = "Add the columns of an Arrow IPC file (file or stream, LZ4/ZSTD bodies):"
+            + " one row per live row of the dataset, in fragment order.")
+    static final class AddColumnsFromFile implements Callable<Integer> {
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
+        @Mixin
+        CliSupport.Common common;
+        @Parameters(index = "0", paramLabel = "URI")
+        String uri;
+        @Parameters(index = "1", paramLabel = "IN.arrow")
+        java.nio.file.Path in;
+
+        @Override
+        public Integer call() throws Exception {
+            try (BufferAllocator alloc = new CliSupport.Allocator();
+                 ArrowInput input = ArrowInput.open(in, alloc);
+                 Dataset ds = CliSupport.open(uri, common.storageOptions, null, null);
+                 Dataset after = ds.addColumns(input.batches(alloc, () -> { }), input.schema()).block()) {
+                done(spec.commandLine().getOut(), "added columns " + input.schema().getFields().stream().map(Field::getName).toList(),
+                        after);
             }
             return 0;
         }
@@ -270,8 +288,7 @@ final class EvolutionCommands {
         @Override
         public Integer call() throws Exception {
             try (BufferAllocator alloc = new CliSupport.Allocator();
-                 FileChannel ch = FileChannel.open(in, StandardOpenOption.READ);
-                 ArrowFileReader reader = new ArrowFileReader(ch, alloc);
+                 ArrowInput input = ArrowInput.open(in, alloc);
                  Dataset ds = CliSupport.open(uri, common.storageOptions, null, null)) {
                 MergeInsert m = ds.mergeInsert(on);
                 m = switch (whenMatched) {
@@ -291,7 +308,7 @@ final class EvolutionCommands {
                 }
                 MergeInsertResult r;
                 try (Progress p = Progress.start(spec, progress, "merge-insert (source rows)", Progress.UNKNOWN, Progress.UNKNOWN)) {
-                    r = m.execute(p.track(batches(reader, alloc))).block();
+                    r = m.execute(p.track(input.batches(alloc, () -> { }))).block();
                     p.finish();
                 }
                 try (Dataset after = r.dataset()) {
@@ -302,25 +319,5 @@ final class EvolutionCommands {
             spec.commandLine().getOut().flush();
             return 0;
         }
-    }
-
-    /** The batches of an Arrow IPC file, each an owned copy, read off the event loops. */
-    static Flux<VectorSchemaRoot> batches(ArrowFileReader reader, BufferAllocator alloc) throws java.io.IOException {
-        Schema schema = reader.getVectorSchemaRoot().getSchema();
-        return Flux.<VectorSchemaRoot>generate(sink -> {
-            try {
-                if (!reader.loadNextBatch()) {
-                    sink.complete();
-                    return;
-                }
-                VectorSchemaRoot copy = VectorSchemaRoot.create(schema, alloc);
-                try (ArrowRecordBatch rb = new VectorUnloader(reader.getVectorSchemaRoot()).getRecordBatch()) {
-                    new VectorLoader(copy).load(rb);
-                }
-                sink.next(copy);
-            } catch (java.io.IOException e) {
-                sink.error(e);
-            }
-        }).subscribeOn(Schedulers.boundedElastic());
     }
 }

@@ -2,9 +2,7 @@ package io.javelin.cli;
 
 import io.javelin.engine.Dataset;
 import io.javelin.engine.Scanner;
-import java.nio.channels.FileChannel;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.concurrent.Callable;
 import org.apache.arrow.memory.BufferAllocator;
@@ -15,7 +13,7 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code javelin export URI OUT.arrow [--version N | --tag T] [--columns a,b] [--filter EXPR]}. */
+/** {@code javelin export URI OUT.arrow [--version N | --tag T] [--columns a,b] [--filter EXPR] [--compression zstd|lz4]}. */
 @Command(name = "export", description = "Write a dataset version (optionally filtered/projected) to an Arrow IPC file.")
 final class ExportCommand implements Callable<Integer> {
     @CommandLine.Spec
@@ -43,18 +41,22 @@ final class ExportCommand implements Callable<Integer> {
     @Option(names = {"-f", "--filter"}, paramLabel = "EXPR")
     String filter;
 
+    @Option(names = "--compression", paramLabel = "none|zstd|lz4",
+            description = "Arrow IPC body compression (default ${DEFAULT-VALUE}).")
+    CliSupport.IpcCompression compression = CliSupport.IpcCompression.none;
+
     @Override
     public Integer call() throws Exception {
         long rows;
         long v;
         try (Dataset ds = CliSupport.open(uri, common.storageOptions, version, tag);
              BufferAllocator alloc = new CliSupport.Allocator();
-             FileChannel ch = FileChannel.open(out, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                     StandardOpenOption.TRUNCATE_EXISTING)) {
+             OutputFile file = OutputFile.create(out)) {
             Scanner s = ds.scanner().columns(columns).filter(filter);
             try (Progress p = Progress.start(spec, progress, "export", Progress.enabled(progress) && filter == null
                     ? ds.count().block() : Progress.UNKNOWN, Progress.UNKNOWN)) {
-                rows = CliSupport.writeArrow(p.track(s.scan(alloc)), s.outputSchema(), ch, alloc);
+                rows = CliSupport.writeArrow(p.track(s.scan(alloc)), s.outputSchema(), file.channel(), alloc, compression);
+                file.publish(); // only a complete file appears under OUT.arrow
                 p.finish();
             }
             v = ds.version();

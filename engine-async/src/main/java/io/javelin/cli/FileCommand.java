@@ -5,9 +5,7 @@ import io.javelin.encoding.file.LanceFileReader;
 import io.javelin.encoding.io.LocalFileSource;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.channels.FileChannel;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -126,9 +124,8 @@ final class FileCommand implements Runnable {
             long rows = 0;
             try (LanceFileReader r = open(file); BufferAllocator alloc = new RootAllocator();
                  VectorSchemaRoot sink = VectorSchemaRoot.create(r.schema(), alloc);
-                 FileChannel ch = FileChannel.open(out, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                         StandardOpenOption.TRUNCATE_EXISTING);
-                 ArrowFileWriter writer = new ArrowFileWriter(sink, null, ch)) {
+                 OutputFile target = OutputFile.create(out);
+                 ArrowFileWriter writer = new ArrowFileWriter(sink, null, target.channel())) {
                 writer.start();
                 VectorLoader loader = new VectorLoader(sink);
                 for (VectorSchemaRoot batch : r.scan(LanceFileReader.ScanOptions.all(batchSize), alloc)
@@ -140,6 +137,7 @@ final class FileCommand implements Runnable {
                     }
                 }
                 writer.end();
+                target.publish(); // a failed export leaves no partial file
             }
             spec.commandLine().getOut().printf("wrote %d rows to %s%n", rows, out);
             spec.commandLine().getOut().flush();

@@ -5,14 +5,11 @@ import io.javelin.encoding.writer.LanceFileWriter;
 import io.javelin.encoding.writer.WriteOptions;
 import io.javelin.objectstore.local.LocalObjectStore;
 import java.io.IOException;
-import java.nio.channels.FileChannel;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.concurrent.Callable;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.ipc.ArrowFileReader;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -50,9 +47,9 @@ final class FileWriteCommand implements Callable<Integer> {
         Path target = out.toAbsolutePath();
         Path dir = target.getParent();
         try (BufferAllocator alloc = new RootAllocator();
-             FileChannel ch = FileChannel.open(in, StandardOpenOption.READ);
-             ArrowFileReader reader = new ArrowFileReader(ch, alloc);
+             ArrowInput input = ArrowInput.open(in, alloc);
              LocalObjectStore store = new LocalObjectStore(dir, 2)) {
+            var reader = input.reader();
             VectorSchemaRoot root = reader.getVectorSchemaRoot();
             Flux<VectorSchemaRoot> batches = Flux.<VectorSchemaRoot>generate(sink -> {
                 try {

@@ -4,17 +4,11 @@ import io.javelin.encoding.writer.LanceFileVersion;
 import io.javelin.engine.Dataset;
 import io.javelin.engine.WriteMode;
 import io.javelin.engine.WriteParams;
-import java.nio.channels.FileChannel;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.concurrent.Callable;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
-import org.apache.arrow.vector.VectorLoader;
 import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.VectorUnloader;
-import org.apache.arrow.vector.ipc.ArrowFileReader;
-import org.apache.arrow.vector.ipc.message.ArrowRecordBatch;
 import org.apache.arrow.vector.types.pojo.Schema;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -22,7 +16,6 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import reactor.core.publisher.Flux;
-import reactor.core.scheduler.Schedulers;
 
 /** {@code javelin import IN.arrow URI [--mode create|append|overwrite] [--data-storage-version 2.0|2.1|2.2] [--manifest-layout flat|tree]}. */
 @Command(name = "import", description = "Write the rows of an Arrow IPC file into a dataset.")
@@ -59,28 +52,17 @@ final class ImportCommand implements Callable<Integer> {
                 .withDataStorageVersion(LanceFileVersion.parse(dataStorageVersion))
                 .withTableConfig(layout.equals("tree") ? java.util.Map.of("lance.manifest.layout", "tree") : java.util.Map.of());
         try (BufferAllocator alloc = new CliSupport.Allocator();
-             FileChannel ch = FileChannel.open(in, StandardOpenOption.READ);
-             ArrowFileReader reader = new ArrowFileReader(ch, alloc);
-             Progress p = Progress.start(spec, progress, "import", Progress.UNKNOWN, ch.size())) {
-            Schema schema = reader.getVectorSchemaRoot().getSchema();
-            // The IPC reader reuses one root: hand the writer an owned copy of each batch, read off the event loops.
-            Flux<VectorSchemaRoot> batches = Flux.<VectorSchemaRoot>generate(sink -> {
+             ArrowInput input = ArrowInput.open(in, alloc);
+             Progress p = Progress.start(spec, progress, "import", Progress.UNKNOWN, input.size())) {
+            Schema schema = input.schema();
+            // owned copies of each batch (the IPC reader reuses one root), read off the event loops
+            Flux<VectorSchemaRoot> batches = input.batches(alloc, () -> {
                 try {
-                    if (!reader.loadNextBatch()) {
-                        sink.complete();
-                        return;
-                    }
-                    VectorSchemaRoot src = reader.getVectorSchemaRoot();
-                    VectorSchemaRoot copy = VectorSchemaRoot.create(schema, alloc);
-                    try (ArrowRecordBatch rb = new VectorUnloader(src).getRecordBatch()) {
-                        new VectorLoader(copy).load(rb);
-                    }
-                    p.bytesAt(ch.position());
-                    sink.next(copy);
+                    p.bytesAt(input.position());
                 } catch (java.io.IOException e) {
-                    sink.error(e);
+                    throw new java.io.UncheckedIOException(e);
                 }
-            }).subscribeOn(Schedulers.boundedElastic());
+            });
             try (Dataset ds = Dataset.write(uri, common.storageOptions, p.trackRows(batches), schema, params).block()) {
                 p.finish();
                 spec.commandLine().getOut().printf("imported into %s: version %d, %d rows, data storage %s%n", ds.uri(),

@@ -14,7 +14,7 @@ import picocli.CommandLine.Command;
                 FileCommand.class, TreeCommand.class,
                 IndexCommands.class, SearchCommand.class,
                 MaintenanceCommands.Compact.class, MaintenanceCommands.Cleanup.class, MaintenanceCommands.Restore.class,
-                EvolutionCommands.AddColumn.class, EvolutionCommands.DropColumn.class, EvolutionCommands.RenameColumn.class, EvolutionCommands.AlterColumn.class, EvolutionCommands.Update.class, EvolutionCommands.MergeInsertCommand.class,
+                EvolutionCommands.AddColumn.class, EvolutionCommands.AddColumnsFromFile.class, EvolutionCommands.DropColumn.class, EvolutionCommands.RenameColumn.class, EvolutionCommands.AlterColumn.class, EvolutionCommands.Update.class, EvolutionCommands.MergeInsertCommand.class,
                 BranchCommands.Branches.class, BranchCommands.Clone.class})
 public final class JavelinCli implements Runnable {
 
@@ -22,6 +22,14 @@ public final class JavelinCli implements Runnable {
     CommandLine.Model.CommandSpec spec;
 
     public static void main(String[] args) {
+        // The process reports one error, the command's; anything Reactor drops after it (a concurrent failure
+        // of a path that does not route them into the reported error) is for --verbose only, not an ERROR log.
+        boolean verbose = java.util.Arrays.asList(args).contains("--verbose");
+        reactor.core.publisher.Hooks.onErrorDropped(e -> {
+            if (verbose) {
+                System.err.println("(also failed: " + e + ")");
+            }
+        });
         System.exit(run(args));
     }
 

@@ -73,6 +73,11 @@ final class ColumnLayout {
      */
     static FieldVector adapt(FieldVector v, Field target, io.javelin.tx.schema.LanceField lance, java.util.Map<Integer, String> fileNames,
                              BufferAllocator allocator) {
+        if (v instanceof org.apache.arrow.vector.complex.BaseRepeatedValueVector list && isList(target) && lance != null
+                && lance.children().size() == 1 && target.getChildren().size() == 1
+                && list.getDataVector() instanceof org.apache.arrow.vector.complex.StructVector) {
+            return adaptList(v, list, target, lance, fileNames, allocator);
+        }
         if (!(target.getType() instanceof org.apache.arrow.vector.types.pojo.ArrowType.Struct)
                 || !(v instanceof org.apache.arrow.vector.complex.StructVector sv) || lance == null) {
             return relabel(v, target, allocator);
@@ -104,6 +109,43 @@ final class ColumnLayout {
             return out;
         } catch (RuntimeException e) {
             out.close();
+            throw e;
+        } finally {
+            v.close();
+        }
+    }
+
+    private static boolean isList(Field f) {
+        return f.getType() instanceof org.apache.arrow.vector.types.pojo.ArrowType.List
+                || f.getType() instanceof org.apache.arrow.vector.types.pojo.ArrowType.LargeList;
+    }
+
+    /**
+     * A list of structs: its offsets and validity kept, its struct items adapted by field id like a top-level
+     * struct (a file may store the children in another order, or lack some). Closes {@code v}.
+     */
+    private static FieldVector adaptList(FieldVector v, org.apache.arrow.vector.complex.BaseRepeatedValueVector list, Field target,
+                                         io.javelin.tx.schema.LanceField lance, java.util.Map<Integer, String> fileNames,
+                                         BufferAllocator allocator) {
+        Field itemTarget = target.getChildren().get(0);
+        FieldVector out = null;
+        try {
+            out = target.createVector(allocator);
+            out.loadFieldBuffers(new ArrowFieldNode(v.getValueCount(), v.getNullCount()), v.getFieldBuffers());
+            FieldVector items = adapt(Batches.move((FieldVector) list.getDataVector(), allocator), itemTarget, lance.children().get(0), fileNames,
+                    allocator);
+            try {
+                FieldVector slot = (FieldVector) ((org.apache.arrow.vector.complex.BaseRepeatedValueVector) out)
+                        .addOrGetVector(itemTarget.getFieldType()).getVector();
+                items.makeTransferPair(slot).transfer();
+            } finally {
+                items.close();
+            }
+            return out;
+        } catch (RuntimeException e) {
+            if (out != null) {
+                out.close();
+            }
             throw e;
         } finally {
             v.close();

@@ -167,6 +167,7 @@ public final class Dataset implements AutoCloseable {
             return which.apply(h).map(s -> new Dataset(h, s))
                     .doOnError(e -> h.release())
                     .doOnCancel(h::release)
+                    .flatMap(MissingStats::fill)
                     .onErrorMap(e -> translate(uri, version, e));
         });
     }
@@ -265,7 +266,8 @@ public final class Dataset implements AutoCloseable {
                     return addrs;
                 })
                 .flatMap(addrs -> Take.take(this, addrs, columns, allocator, false)))
-                .onErrorMap(e -> translate(uri(), version(), e));
+                .map(b -> BatchSchemas.conform(b, schema()))
+                .onErrorMap(e -> translate(uri(), version(), e)).transform(ConcurrentFailures::routed);
     }
 
     /** Rows by {@code _rowid}: the row address, or with stable row ids the id that survives compaction and updates. */
@@ -303,7 +305,8 @@ public final class Dataset implements AutoCloseable {
     /** Rows by address {@code (fragment_id << 32) | offset}; deleted or missing rows are an error. */
     public Mono<VectorSchemaRoot> takeRowAddresses(long[] addresses, List<String> columns, BufferAllocator allocator) {
         return snapshot.loadFragments().then(Take.take(this, addresses, columns, allocator, true))
-                .onErrorMap(e -> translate(uri(), version(), e));
+                .map(b -> BatchSchemas.conform(b, schema()))
+                .onErrorMap(e -> translate(uri(), version(), e)).transform(ConcurrentFailures::routed);
     }
 
     private long addressOf(long index, List<Map.Entry<FragmentInfo, RoaringBitmap>> frags) {
@@ -406,15 +409,15 @@ public final class Dataset implements AutoCloseable {
     // ------------------------------------------------------------------ versions and tags
 
     public Mono<Dataset> checkout(long version) {
-        return handle.table.checkout(version).map(this::derived).onErrorMap(e -> translate(uri(), version, e));
+        return handle.table.checkout(version).map(this::derived).flatMap(MissingStats::fill).onErrorMap(e -> translate(uri(), version, e));
     }
 
     public Mono<Dataset> checkout(String tag) {
-        return handle.table.checkout(tag).map(this::derived).onErrorMap(e -> translate(uri(), -1, e));
+        return handle.table.checkout(tag).map(this::derived).flatMap(MissingStats::fill).onErrorMap(e -> translate(uri(), -1, e));
     }
 
     public Mono<Dataset> checkoutLatest() {
-        return handle.table.open().map(this::derived).onErrorMap(e -> translate(uri(), -1, e));
+        return handle.table.open().map(this::derived).flatMap(MissingStats::fill).onErrorMap(e -> translate(uri(), -1, e));
     }
 
     public Mono<Map<String, Tag>> tags() {

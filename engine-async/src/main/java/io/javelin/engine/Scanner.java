@@ -187,7 +187,7 @@ public final class Scanner {
                 fields.addAll(r.getSchema().getFields());
             }
         }
-        return new org.apache.arrow.vector.types.pojo.Schema(fields);
+        return BatchSchemas.conform(new org.apache.arrow.vector.types.pojo.Schema(fields), dataset.schema());
     }
 
     /**
@@ -206,7 +206,9 @@ public final class Scanner {
         Flux<VectorSchemaRoot> run = filter == null || !pushdown || fragmentIds != null ? regular
                 : Flux.defer(() -> io.javelin.engine.index.ScalarIndexScan.scan(dataset, columns, filter, withRowId, withRowAddress,
                         limit, offset, batchSize, ids -> fragments(ids).limit(-1).offset(0).scan(allocator), allocator, regular));
-        return prepare.thenMany(run).onErrorMap(e -> Dataset.translate(dataset.uri(), dataset.version(), io.javelin.objectstore.internal.FirstError.of(e)));
+        // batches leave the engine labelled with the table's names (Arrow Java's vectors say $data$)
+        return ConcurrentFailures.routed(prepare.thenMany(run).map(b -> BatchSchemas.conform(b, dataset.schema()))
+                .onErrorMap(e -> Dataset.translate(dataset.uri(), dataset.version(), io.javelin.objectstore.internal.FirstError.of(e))));
     }
 
     /**
@@ -227,10 +229,10 @@ public final class Scanner {
 
     /** Rows the scan would return, ignoring limit and offset; without a filter only metadata is read. */
     public Mono<Long> count() {
-        return dataset.snapshot().loadFragments()
+        return ConcurrentFailures.routed(dataset.snapshot().loadFragments()
                 .then(filter != null && filter.contains("_rowid") ? dataset.rowIds().preload() : Mono.<Void>empty())
                 .then(Mono.defer(() -> Scan.count(this, plan())))
-                .onErrorMap(e -> Dataset.translate(dataset.uri(), dataset.version(), io.javelin.objectstore.internal.FirstError.of(e)));
+                .onErrorMap(e -> Dataset.translate(dataset.uri(), dataset.version(), io.javelin.objectstore.internal.FirstError.of(e))));
     }
 
     /** What to read: resolved once per run. */

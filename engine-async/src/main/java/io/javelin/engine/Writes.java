@@ -41,7 +41,8 @@ final class Writes {
                 .onErrorResume(VersionNotFoundException.class, e -> Mono.just(Optional.empty()));
     }
 
-    static Mono<Snapshot> write(Dataset.Handle h, Flux<VectorSchemaRoot> data, Schema schema, WriteParams params) {
+    static Mono<Snapshot> write(Dataset.Handle h, Flux<VectorSchemaRoot> data, Schema given, WriteParams params) {
+        Schema schema = BatchSchemas.withItemNames(given); // files and manifest never record Arrow Java's $data$
         return latest(h).flatMap(cur -> {
             WriteMode mode = params.mode();
             if (mode == WriteMode.CREATE && cur.isPresent()) {
@@ -75,8 +76,9 @@ final class Writes {
         return h.commits.commit(txn).flatMap(r -> h.table.snapshotOf(r.manifest()));
     }
 
-    static Mono<List<FragmentMetadata>> writeFragments(Dataset.Handle h, Flux<VectorSchemaRoot> data, Schema schema,
+    static Mono<List<FragmentMetadata>> writeFragments(Dataset.Handle h, Flux<VectorSchemaRoot> data, Schema given,
                                                        WriteParams params) {
+        Schema schema = BatchSchemas.withItemNames(given);
         return latest(h).flatMap(cur -> {
             LanceSchema lance = cur.isPresent() && params.mode() == WriteMode.APPEND ? cur.get().schema() : ArrowSchemas.fromArrow(schema);
             if (cur.isPresent() && params.mode() == WriteMode.APPEND) {
@@ -87,7 +89,8 @@ final class Writes {
         }).doOnDiscard(VectorSchemaRoot.class, VectorSchemaRoot::close);
     }
 
-    static Mono<Snapshot> commitFragments(Dataset.Handle h, WriteMode mode, List<FragmentMetadata> fragments, Schema schema) {
+    static Mono<Snapshot> commitFragments(Dataset.Handle h, WriteMode mode, List<FragmentMetadata> fragments, Schema given) {
+        Schema schema = BatchSchemas.withItemNames(given);
         List<DataFragment> frags = fragments.stream().map(FragmentMetadata::fragment).toList();
         return latest(h).flatMap(cur -> {
             long readVersion = cur.map(Snapshot::version).orElse(0L);
@@ -148,10 +151,16 @@ final class Writes {
 
     /** DataFile.fields (dataset field ids) and column_indices (file columns), pre-order, matched by name. */
     private static void mapFields(List<io.javelin.encoding.file.LanceField> file, List<LanceField> dataset, DataFile.Builder df) {
+        mapFields(file, dataset, df, false);
+    }
+
+    /** {@code positional}: the only child of a list, whose name differs between Arrow implementations. */
+    private static void mapFields(List<io.javelin.encoding.file.LanceField> file, List<LanceField> dataset, DataFile.Builder df,
+                                  boolean positional) {
         for (var f : file) {
-            LanceField d = null;
+            LanceField d = positional && file.size() == 1 && dataset.size() == 1 ? dataset.get(0) : null;
             for (LanceField x : dataset) {
-                if (x.name().equals(f.name())) {
+                if (d == null && x.name().equals(f.name())) {
                     d = x;
                 }
             }
@@ -159,7 +168,7 @@ final class Writes {
                 throw new IllegalStateException("Written field " + f.name() + " is not in the dataset schema");
             }
             df.addFields(d.id()).addColumnIndices(f.column());
-            mapFields(f.children(), d.children(), df);
+            mapFields(f.children(), d.children(), df, d.logicalType().startsWith("list") || d.logicalType().startsWith("large_list"));
         }
     }
 
@@ -184,13 +193,19 @@ final class Writes {
     }
 
     private static boolean sameFields(List<Field> a, List<Field> b) {
+        return sameFields(a, b, false);
+    }
+
+    /** {@code positional}: a list's or map's children, whose names Arrow Java does not keep ($data$). */
+    private static boolean sameFields(List<Field> a, List<Field> b, boolean positional) {
         if (a.size() != b.size()) {
             return false;
         }
         for (int i = 0; i < a.size(); i++) {
             Field x = a.get(i);
             Field y = b.get(i);
-            if (!x.getName().equals(y.getName()) || !x.getType().equals(y.getType()) || !sameFields(x.getChildren(), y.getChildren())) {
+            if (!positional && !x.getName().equals(y.getName()) || !x.getType().equals(y.getType())
+                    || !sameFields(x.getChildren(), y.getChildren(), !(x.getType() instanceof org.apache.arrow.vector.types.pojo.ArrowType.Struct))) {
                 return false;
             }
         }

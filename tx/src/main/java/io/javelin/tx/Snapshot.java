@@ -39,6 +39,11 @@ public final class Snapshot {
         this.catalog = catalog;
     }
 
+    /** This version with its fragment records replaced (statistics old writers left out, computed from files). */
+    public Snapshot withFragments(List<FragmentInfo> fragments) {
+        return new Snapshot(store, file, new FlatFragmentCatalog(List.copyOf(fragments)));
+    }
+
     public long version() {
         return file.version();
     }

@@ -139,7 +139,7 @@ public final class NearestQuery {
 
     /** Runs the query: one batch (nearest first), the subscriber's to close. */
     public Flux<VectorSchemaRoot> scan(BufferAllocator allocator) {
-        return neighbors().flatMap(nbs -> rows(nbs, allocator)).flux();
+        return neighbors().flatMap(nbs -> rows(nbs, allocator)).map(b -> io.javelin.engine.BatchSchemas.conform(b, ds.schema())).flux();
     }
 
     // ------------------------------------------------------------------ search

@@ -161,7 +161,7 @@ class DatasetInteropTest {
         assertThat(lanceScan(uri, null)).isEqualTo(javelinScan(uri, null));
         for (String f : FILTERS) {
             assertThat(javelinScan(uri, f)).as(f).isEqualTo(lanceScan(uri, f));
-        }
+        }        BatchSchemaInteropTest.check(dir, uri);
     }
 
     @Test
@@ -183,6 +183,7 @@ class DatasetInteropTest {
         for (String f : FILTERS) {
             assertThat(javelinScan(uri, f)).as(f).isEqualTo(lanceScan(uri, f));
         }
+        BatchSchemaInteropTest.check(dir, uri);
         // and lance-core keeps reading after we append and delete on its dataset
         try (Dataset ds = Dataset.open(uri, Map.of()).block();
              Dataset v4 = ds.append(ours(4000, 100, 100), SCHEMA).block();

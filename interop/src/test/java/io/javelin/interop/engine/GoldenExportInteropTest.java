@@ -120,6 +120,10 @@ class GoldenExportInteropTest {
 
     /** The fixture into a temp dir (a test must not write into its resources). */
     Path copy(String name) throws IOException, URISyntaxException {
+        return copy(name, dir);
+    }
+
+    static Path copy(String name, Path dir) throws IOException, URISyntaxException {
         Path src = Path.of(GoldenExportInteropTest.class.getResource("/golden/" + name).toURI());
         Path dst = dir.resolve(name);
         try (Stream<Path> all = Files.walk(src)) {

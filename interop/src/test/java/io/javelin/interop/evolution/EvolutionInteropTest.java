@@ -206,6 +206,8 @@ class EvolutionInteropTest {
         List<String> theirs = lanceRows(uri);
         List<String> mine = ourRows(uri);
         assertThat(mine).as(step).isNotEmpty().isEqualTo(theirs);
+        // and every batch we emit is labelled as lance-core labels it (names, nullability, metadata)
+        io.javelin.interop.engine.BatchSchemaInteropTest.check(dir, uri);
     }
 
     /** Adds 100000 to the id of every other row (so a merge-insert inserts those). */

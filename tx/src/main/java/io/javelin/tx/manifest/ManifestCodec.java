@@ -71,7 +71,7 @@ public final class ManifestCodec {
             ByteBuffer slice = section(path, buf, at, pos, "transaction section");
             txn = parse(path, at, () -> Transaction.parseFrom(slice));
         }
-        ManifestValidator.validate(manifest, path);
+        ManifestValidator.validate(manifest, path, true);
         return new ManifestFile(manifest, index, txn, size);
     }
 

@@ -18,9 +18,19 @@ public final class ManifestValidator {
     private ManifestValidator() {
     }
 
+    /** Validates a manifest about to be written: fragment ids strictly increasing. */
     public static void validate(Manifest m, String path) {
+        validate(m, path, false);
+    }
+
+    /**
+     * {@code read}: a manifest read from storage, where two fragments sharing an id (an old writer's bug,
+     * e.g. Lance 0.16) are tolerated as lance-core's readers do (only its explicit {@code validate} refuses
+     * them); nothing new is ever written that way.
+     */
+    public static void validate(Manifest m, String path, boolean read) {
         try {
-            check(m, path);
+            check(m, path, read);
         } catch (InvalidTableMetadataException e) {
             if (e.getMessage().contains("path=")) {
                 throw e;
@@ -29,7 +39,7 @@ public final class ManifestValidator {
         }
     }
 
-    private static void check(Manifest m, String path) {
+    private static void check(Manifest m, String path, boolean read) {
         String where = " (manifest version " + m.getVersion() + ", path=" + path + ")";
         Set<Integer> baseIds = new HashSet<>();
         for (var b : m.getBasePathsList()) {
@@ -53,7 +63,7 @@ public final class ManifestValidator {
             if (id < 0 || id > 0xFFFF_FFFFL) {
                 throw new InvalidTableMetadataException("Fragment id " + Long.toUnsignedString(id) + " does not fit u32" + where);
             }
-            if (id <= previous) {
+            if (id < previous || id == previous && !read) {
                 throw new InvalidTableMetadataException((id == previous ? "Duplicate fragment id " : "Fragment ids out of order at ")
                         + id + where);
             }

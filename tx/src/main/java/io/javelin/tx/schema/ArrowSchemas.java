@@ -24,6 +24,7 @@ public final class ArrowSchemas {
 
     static final String EXTENSION_NAME = "ARROW:extension:name";
     static final String BFLOAT16 = "lance.bfloat16";
+    static final String ARROW_JAVA_LIST_CHILD = "$data$";
 
     private ArrowSchemas() {
     }
@@ -220,8 +221,11 @@ public final class ArrowSchemas {
         String lt = logicalType(f);
         List<LanceField> kids = new ArrayList<>();
         if (!(f.getType() instanceof ArrowType.FixedSizeList)) {
+            boolean list = f.getType() instanceof ArrowType.List || f.getType() instanceof ArrowType.LargeList;
             for (var c : f.getChildren()) {
-                kids.add(fromArrow(c));
+                // Arrow Java names every list child $data$ whatever its field said; Lance and pyarrow say item
+                kids.add(fromArrow(list && ARROW_JAVA_LIST_CHILD.equals(c.getName())
+                        ? new org.apache.arrow.vector.types.pojo.Field("item", c.getFieldType(), c.getChildren()) : c));
             }
         }
         Field.Builder src = Field.newBuilder().setName(f.getName()).setLogicalType(lt).setNullable(f.isNullable());

@@ -178,11 +178,26 @@ class ManifestCodecTest {
 
     @Test
     void unknownReaderFlagsAreRefused() {
-        for (long flag : new long[] {64, 128, 256, 1024, 8192, 1L << 63}) {
+        java.util.Map<Long, String> named = java.util.Map.of(64L, "64 (data overlay files)", 128L, "128 (covered index metadata)",
+                1024L, "1024 (fragment reuse index)", 8192L, "8192", 1L << 63, Long.toUnsignedString(1L << 63));
+        named.forEach((flag, text) -> {
             byte[] bytes = ManifestCodec.encode(Manifest.newBuilder().setVersion(3).setReaderFeatureFlags(1 | flag).build(), null, null);
             assertThatThrownBy(() -> ManifestCodec.decode("f", bytes)).isInstanceOf(UnsupportedFeatureException.class)
-                    .hasMessageContaining("cannot be read").hasMessageContaining(Long.toHexString(flag));
-        }
+                    .hasMessageContaining("cannot be read").hasMessageContaining("feature flag " + text + ", not implemented");
+        });
+        // 256 (mixed data file versions) is read, as a pair only
+        ManifestCodec.decode("ok", ManifestCodec.encode(Manifest.newBuilder().setVersion(3).setReaderFeatureFlags(256)
+                .setWriterFeatureFlags(256).build(), null, null));
+        FeatureFlags.checkWritable(Manifest.newBuilder().setVersion(3).setWriterFeatureFlags(256).setReaderFeatureFlags(256).build());
+        byte[] half = ManifestCodec.encode(Manifest.newBuilder().setVersion(3).setReaderFeatureFlags(256).build(), null, null);
+        assertThatThrownBy(() -> ManifestCodec.decode("f", half))
+                .isInstanceOf(io.javelin.tx.InvalidTableMetadataException.class).hasMessageContaining("only one of the mixed");
+        // a data file in Lance file format 2.3 (sparse pages) is refused by name, before any read
+        byte[] v23 = ManifestCodec.encode(Manifest.newBuilder().setVersion(3).addFragments(DataFragment.newBuilder()
+                .addFiles(io.javelin.tx.pb.DataFile.newBuilder().setPath("a.lance").setFileMajorVersion(2).setFileMinorVersion(3)))
+                .build(), null, null);
+        assertThatThrownBy(() -> ManifestCodec.decode("f", v23)).isInstanceOf(UnsupportedFeatureException.class)
+                .hasMessageContaining("Lance file format 2.3 (sparse page layout)");
         // known reader bits and unknown WRITER bits still read
         ManifestCodec.decode("ok", ManifestCodec.encode(Manifest.newBuilder().setVersion(3).setReaderFeatureFlags(63)
                 .setWriterFeatureFlags(1 << 20).build(), null, null));
@@ -206,6 +221,11 @@ class ManifestCodecTest {
         FeatureFlags.apply(b, true);
         assertThat(b.getReaderFeatureFlags()).isEqualTo(2 | 16);
         assertThat(b.getWriterFeatureFlags()).isEqualTo(2 | 16);
+        // mixed data file versions is sticky once both words carry it
+        b.setReaderFeatureFlags(256).setWriterFeatureFlags(256);
+        FeatureFlags.apply(b, false);
+        assertThat(b.getReaderFeatureFlags()).isEqualTo(16 | 256);
+        assertThat(b.getWriterFeatureFlags()).isEqualTo(16 | 256);
     }
 
     @Test
@@ -213,7 +233,10 @@ class ManifestCodecTest {
         DataFragment f0 = frag(0, "a.lance");
         DataFragment f1 = frag(1, "b.lance");
         assertInvalid(m(f1, f0), "Fragment ids out of order at 0");
-        assertInvalid(m(f0, f0), "Duplicate fragment id 0");
+        // an old writer's duplicate ids are read (as lance-core does), never written
+        assertThat(ManifestCodec.decode("h", ManifestCodec.encode(m(f0, f0), null, null)).manifest().getFragmentsCount()).isEqualTo(2);
+        assertThatThrownBy(() -> ManifestValidator.validate(m(f0, f0), "new"))
+                .isInstanceOf(InvalidTableMetadataException.class).hasMessageContaining("Duplicate fragment id 0");
         assertInvalid(Manifest.newBuilder().setVersion(2).setMaxFragmentId(0).addFragments(f0).addFragments(f1).build(),
                 "exceeds max_fragment_id 0");
         for (String bad : List.of("../x.lance", "/etc/passwd", "a/../../b", "s3://bucket/x", "C:\\x", "", "./a", "a//b")) {

@@ -113,7 +113,7 @@ class TransactionFilesTest {
         assertThat(io.javelin.tx.rowid.FragmentRowIds.readInline(added))
                 .isEqualTo(io.javelin.tx.rowid.RowIdSequence.range(0, ok.getPhysicalRows()));
         assertThat(withIds.getNextRowId()).isEqualTo(ok.getPhysicalRows());
-        ManifestFile future = new ManifestFile(v6.manifest().toBuilder().setWriterFeatureFlags(1 | 256).build(), null, null, 0);
+        ManifestFile future = new ManifestFile(v6.manifest().toBuilder().setWriterFeatureFlags(1 | 64).build(), null, null, 0); // data overlay files
         assertThatThrownBy(() -> ManifestBuilder.build(future, Transactions.append(6, List.of(ok)), null, Instant.now()))
                 .isInstanceOf(UnsupportedFeatureException.class).hasMessageContaining("cannot be written");
         Transaction merge = Transaction.newBuilder().setReadVersion(6).setUuid(Transactions.newUuid())
