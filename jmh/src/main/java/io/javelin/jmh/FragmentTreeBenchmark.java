@@ -49,14 +49,14 @@ import reactor.core.scheduler.Schedulers;
  * <p>Time: {@code ./bench FragmentTreeBenchmark -p fragments=1000,10000,100000}. Bytes and request
  * counts (deterministic) with times, p50/p99 and sampled peak heap: {@code java -cp ...
  * io.javelin.jmh.FragmentTreeBenchmark [fragments...] [--wide N,N] [--latency-ms N] [--chart PNG]}
- * prints the Markdown tables of docs/benchmarks.md (also replace data in 10 fragments, backfill
+ * prints the Markdown tables of docs/bench/history.md (also replace data in 10 fragments, backfill
  * in commits of 10, and the wide shape of 100 columns in 6 files); {@code --backfill
  * N[:commits[:flat|tree|both[:wide]]],...} runs a whole-column backfill and reports amortized bytes
  * per commit; {@code --store local} puts every table on a local-FS store in a temporary directory
  * ({@code -Djavelin.bench.dir}); {@code -Djavelin.bench.layouts=tree}, {@code
  * -Djavelin.bench.skipOps=Merge,listing} and {@code -Djavelin.bench.noWarmup=true} trim a large run;
  * {@code --chart-from REPORT,... --chart PNG} redraws the chart from saved reports (Markdown tables
- * of this generator, docs/benchmarks.md included).
+ * of this generator, docs/bench/history.md included).
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)

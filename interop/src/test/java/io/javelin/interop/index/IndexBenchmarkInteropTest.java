@@ -48,7 +48,7 @@ import reactor.core.publisher.Flux;
  * 7.0.0, on the same synthetic SIFT-like data (clustered, 128-d), plus exact flat search. Heavy: runs only
  * with {@code -Djavelin.index.bench=true} ({@code -Djavelin.index.bench.rows=N}, default 100 000;
  * {@code -Djavelin.index.bench.iters=N} k-means iterations, default 50; {@code -Djavelin.index.bench.types}).
- * Numbers go to docs/benchmarks.md "Indexes".
+ * Numbers go to docs/benchmarks.md "Indexes" (earlier runs: docs/bench/history.md "Indexes").
  */
 @EnabledIfSystemProperty(named = "javelin.index.bench", matches = "true")
 class IndexBenchmarkInteropTest {

@@ -23,7 +23,8 @@ import org.lance.file.LanceFileWriter;
 
 /**
  * Our file size against lance-core 7.0.0's for the same data, version and settings (issue 5: within
- * ±10%). Writes a markdown table to {@code target/file-sizes.md} (copied into docs/benchmarks.md).
+ * ±10%). Writes a markdown table to {@code target/file-sizes.md} (the 2026-11-29 table is in
+ * docs/bench/history.md, "Lance file writer (issue 5)").
  */
 class FileSizeComparisonTest {
 

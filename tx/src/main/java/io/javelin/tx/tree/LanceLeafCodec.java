@@ -45,8 +45,9 @@ public final class LanceLeafCodec implements LeafCodec {
     /**
      * {@code -Djavelin.tree.leafPageBytes=8192} writes leaves in pages of about that size and turns
      * ranged point reads on (off by default). Measured on a 9 710-record narrow leaf (one point read,
-     * docs/benchmarks.md): 8 MiB pages (default) 621 KB leaf, a ranged read would fetch 668 KB;
-     * 64 KiB pages 652 KB / 456 KB; 8 KiB pages 1 070 KB / 150 KB; 1 KiB pages 1 843 KB / 256 KB.
+     * docs/bench/history.md, "Issue 8 results"): 8 MiB pages (default) 621 KB leaf, a ranged read
+     * would fetch 668 KB; 64 KiB pages 652 KB / 456 KB; 8 KiB pages 1 070 KB / 150 KB; 1 KiB pages
+     * 1 843 KB / 256 KB.
      * Small pages cost the encoder its compression, so every listing and leaf rewrite pays more
      * than a point read saves: whole-leaf reads stay the default.
      */

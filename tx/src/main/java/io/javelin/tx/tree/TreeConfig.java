@@ -34,7 +34,8 @@ public record TreeConfig(int maxLeafBytes, int maxNodeBytes, int bufferBytes, in
      * suffix overflow rewrites the root with its buffer, so the amortized bytes of a commit stream
      * are about {@code suffix/2 + buffer/2 * m/suffix + leaf * m/buffer} for {@code m} bytes of new
      * mutations per commit: these budgets sit near that minimum for small commits (a backfill of 10
-     * fragments per commit: 11.4 KB instead of 25 KB at 10^5 fragments; docs/benchmarks.md).
+     * fragments per commit: 11.4 KB instead of 25 KB at 10^5 fragments; docs/bench/history.md,
+     * "Pass 3").
      */
     public static TreeConfig defaults() {
         return new TreeConfig(1 << 20, 1 << 20, 128 << 10, 16, 8 << 10, 6 << 10, 8);
