@@ -31,7 +31,6 @@ final class PartialPlans {
     /**
      * Pages of at most this many bytes are read whole in the first round (batched with the other pages' chunk
      * tables and cached with them): one round instead of two, and no I/O when taken again.
-     * {@code -Djavelin.take.smallPageBytes=0} turns it off.
      */
     static final long SMALL_PAGE_BYTES = 4096;
 

@@ -54,7 +54,7 @@ class ListTakeTest {
 
     static final int ROWS = 3000;
     /** Mini-block pages up to this size are read whole with a take's first round (v21.PartialPlans). */
-    static final long SMALL_PAGE_BYTES = Long.getLong("javelin.take.smallPageBytes", 4096);
+    static final long SMALL_PAGE_BYTES = 4096; // v21.PartialPlans.SMALL_PAGE_BYTES
 
     @TempDir
     Path dir;
