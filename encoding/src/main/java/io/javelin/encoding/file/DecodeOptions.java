@@ -16,12 +16,4 @@ public record DecodeOptions(boolean direct, boolean nativeDecode, boolean takeGa
     public DecodeOptions withNativeDecode(boolean on) {
         return new DecodeOptions(direct, on, takeGather);
     }
-
-    public DecodeOptions withDirect(boolean on) {
-        return new DecodeOptions(on, nativeDecode, takeGather);
-    }
-
-    public DecodeOptions withTakeGather(boolean on) {
-        return new DecodeOptions(direct, nativeDecode, on);
-    }
 }

@@ -740,7 +740,11 @@ final class NativePages {
                 prev = o;
             }
             // decoded into a cache-resident heap scratch (8-byte symbol stores at heap speed), then one bulk copy
-            int max = (int) Math.min(Integer.MAX_VALUE - 16, table.maxDecodedLength(total) + 8);
+            long bound = table.maxDecodedLength(total) + 8;
+            if (bound > Codecs.MAX_DECOMPRESSED) { // a chunk is a few KiB: never size a scratch from a corrupt one
+                throw b.corrupt(0, "FSST chunk of " + total + " code bytes (may decode to " + bound + ")");
+            }
+            int max = (int) bound;
             if (outScratch.length < max) {
                 outScratch = new byte[Math.max(max, 2 * outScratch.length)];
             }
