@@ -269,67 +269,100 @@ public final class FsstSymbolTable {
      * @throws CodecException on an invalid code or a dangling escape
      */
     public int decodeRun(byte[] codes, long[] ends, int n, byte[] out, long[] outEnds) {
-        int total = n == 0 ? 0 : (int) ends[n - 1];
+        return decodeRun(codes, ends, n, out, outEnds, new int[n == 0 ? 1 : (int) Math.min(ends[n - 1], codes.length) + 1]);
+    }
+
+    /**
+     * As {@link #decodeRun(byte[], long[], int, byte[], long[])}, with a caller-owned scratch of at least
+     * {@code ends[n-1] + 1} ints. The codes decode as one stream, four at a time across string boundaries
+     * (short strings would otherwise pay a loop exit and a tail per string); each code's output position
+     * is recorded in {@code pos}, so a string's end is a lookup. An escape's payload byte is marked -1: a
+     * string boundary there is an escape split from its payload.
+     */
+    public int decodeRun(byte[] codes, long[] ends, int n, byte[] out, long[] outEnds, int[] pos) {
+        long prev = 0;
+        for (int i = 0; i < n; i++) {
+            long e = ends[i];
+            if (e < prev || e > codes.length) {
+                throw new CodecException(CODEC, prev, "String " + i + " codes end at " + e + " (from " + prev + ", of " + codes.length + ")");
+            }
+            prev = e;
+        }
+        int total = (int) prev;
         if (Math.multiplyExact((long) total, compressed ? MAX_SYMBOL_LENGTH : 1) + 8 > out.length) {
             throw new IllegalArgumentException("Output of " + out.length + " bytes too small for " + total + " codes");
         }
-        int op = 0;
-        int ip = 0;
+        if (!compressed) {
+            System.arraycopy(codes, 0, out, 0, total);
+            if (outEnds != ends) {
+                System.arraycopy(ends, 0, outEnds, 0, n);
+            }
+            return total;
+        }
+        if (pos.length <= total) {
+            throw new IllegalArgumentException("Position scratch of " + pos.length + " for " + total + " codes");
+        }
         byte[] lengths = this.lengths;
         long[] symbols = this.symbols;
-        for (int i = 0; i < n; i++) {
-            long e = ends[i];
-            if (e < ip || e > codes.length) {
-                throw new CodecException(CODEC, ip, "String " + i + " codes end at " + e + " (from " + ip + ", of " + codes.length + ")");
+        int op = 0;
+        int ip = 0;
+        while (true) {
+            // four codes at a time while none is an escape or unknown (a length of 0): one 8-byte store each
+            while (ip + 4 <= total) {
+                int w = (int) INT_ARRAY.get(codes, ip);
+                int c0 = w & 0xFF;
+                int c1 = (w >>> 8) & 0xFF;
+                int c2 = (w >>> 16) & 0xFF;
+                int c3 = w >>> 24;
+                int l0 = lengths[c0];
+                int l1 = lengths[c1];
+                int l2 = lengths[c2];
+                int l3 = lengths[c3];
+                if ((l0 - 1 | l1 - 1 | l2 - 1 | l3 - 1) < 0) {
+                    break;
+                }
+                pos[ip] = op;
+                LONG_ARRAY.set(out, op, symbols[c0]);
+                op += l0;
+                pos[ip + 1] = op;
+                LONG_ARRAY.set(out, op, symbols[c1]);
+                op += l1;
+                pos[ip + 2] = op;
+                LONG_ARRAY.set(out, op, symbols[c2]);
+                op += l2;
+                pos[ip + 3] = op;
+                LONG_ARRAY.set(out, op, symbols[c3]);
+                op += l3;
+                ip += 4;
             }
-            int end = (int) e;
-            if (!compressed) {
-                System.arraycopy(codes, ip, out, op, end - ip);
-                op += end - ip;
-                ip = end;
+            if (ip >= total) {
+                break;
+            }
+            int c = codes[ip] & 0xFF;
+            int len = lengths[c];
+            pos[ip] = op;
+            if (len != 0) {
+                LONG_ARRAY.set(out, op, symbols[c]);
+                op += len;
+                ip++;
+            } else if (c == ESCAPE && ip + 1 < total) {
+                pos[ip + 1] = -1;
+                out[op++] = codes[ip + 1];
+                ip += 2;
+            } else if (c == ESCAPE) {
+                throw new CodecException(CODEC, ip, "Escape byte without a payload byte");
             } else {
-                // four codes at a time while none is an escape or unknown (a length of 0): one 8-byte store each
-                while (ip + 4 <= end) {
-                    int w = (int) INT_ARRAY.get(codes, ip);
-                    int c0 = w & 0xFF;
-                    int c1 = (w >>> 8) & 0xFF;
-                    int c2 = (w >>> 16) & 0xFF;
-                    int c3 = w >>> 24;
-                    int l0 = lengths[c0];
-                    int l1 = lengths[c1];
-                    int l2 = lengths[c2];
-                    int l3 = lengths[c3];
-                    if ((l0 - 1 | l1 - 1 | l2 - 1 | l3 - 1) < 0) {
-                        break;
-                    }
-                    LONG_ARRAY.set(out, op, symbols[c0]);
-                    op += l0;
-                    LONG_ARRAY.set(out, op, symbols[c1]);
-                    op += l1;
-                    LONG_ARRAY.set(out, op, symbols[c2]);
-                    op += l2;
-                    LONG_ARRAY.set(out, op, symbols[c3]);
-                    op += l3;
-                    ip += 4;
-                }
-                while (ip < end) {
-                    int c = codes[ip] & 0xFF;
-                    int len = lengths[c];
-                    if (len != 0) {
-                        LONG_ARRAY.set(out, op, symbols[c]);
-                        op += len;
-                        ip++;
-                    } else if (c == ESCAPE && ip + 1 < end) {
-                        out[op++] = codes[ip + 1];
-                        ip += 2;
-                    } else if (c == ESCAPE) {
-                        throw new CodecException(CODEC, ip, "Escape byte without a payload byte");
-                    } else {
-                        throw new CodecException(CODEC, ip, "Code " + c + " but the table has " + count + " symbols");
-                    }
-                }
+                throw new CodecException(CODEC, ip, "Code " + c + " but the table has " + count + " symbols");
             }
-            outEnds[i] = op;
+        }
+        pos[total] = op;
+        for (int i = 0; i < n; i++) {
+            int e = (int) ends[i];
+            int o = pos[e];
+            if (o < 0) {
+                throw new CodecException(CODEC, e - 1, "Escape byte without a payload byte (string " + i + " ends between them)");
+            }
+            outEnds[i] = o;
         }
         return op;
     }

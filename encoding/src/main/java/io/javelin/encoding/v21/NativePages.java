@@ -750,7 +750,10 @@ final class NativePages {
             }
             int written;
             try {
-                written = table.decodeRun(codeScratch, ends, n, outScratch, ends);
+                if (posScratch.length <= total) {
+                    posScratch = new int[Math.max(total + 1, 2 * posScratch.length)];
+                }
+                written = table.decodeRun(codeScratch, ends, n, outScratch, ends, posScratch);
             } catch (CodecException e) {
                 throw b.corrupt(base + Math.max(0, e.offset()), "Bad FSST data: " + e.getMessage());
             }
@@ -765,6 +768,7 @@ final class NativePages {
 
         private byte[] codeScratch = new byte[0];
         private byte[] outScratch = new byte[0];
+        private int[] posScratch = new int[0];
 
         @Override
         public void gather(Buf chunk, Values dict, long limit, MemorySegment idx, int iw, int row, int n) {

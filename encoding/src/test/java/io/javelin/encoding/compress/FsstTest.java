@@ -373,6 +373,9 @@ class FsstTest {
                 .isInstanceOf(CodecException.class).hasMessageContaining("Code 5");
         assertThatThrownBy(() -> small.decodeRun(new byte[] {0, (byte) 255}, new long[] {2}, 1, new byte[64], new long[1]))
                 .isInstanceOf(CodecException.class).hasMessageContaining("Escape");
+        // an escape whose payload byte would be the next string's first code
+        assertThatThrownBy(() -> small.decodeRun(new byte[] {0, (byte) 255, 0, 0, 0, 0}, new long[] {2, 6}, 2, new byte[64], new long[2]))
+                .isInstanceOf(CodecException.class).hasMessageContaining("Escape");
         assertThatThrownBy(() -> small.decodeRun(new byte[] {0, 0}, new long[] {2, 1}, 2, new byte[64], new long[2]))
                 .isInstanceOf(CodecException.class);
         assertThatThrownBy(() -> small.decodeRun(new byte[] {0, 0}, new long[] {2}, 1, new byte[4], new long[1]))
