@@ -149,7 +149,34 @@ public final class AzureObjectStore implements ObjectStore {
         return download(path, null, -1, -1);
     }
 
+    /** A ranged download whose body is copied straight into {@code dst} (a split page's slice): no second copy. */
+    @Override
+    public Mono<Buffer> readInto(String path, long offset, Buffer dst) {
+        long length = dst.size();
+        if (length == 0) {
+            return ObjectStore.super.readInto(path, offset, dst);
+        }
+        // whoever flips the flag owns dst's release: the body collector once it has it, else cancel/error
+        java.util.concurrent.atomic.AtomicBoolean passed = new java.util.concurrent.atomic.AtomicBoolean();
+        Runnable drop = () -> {
+            if (passed.compareAndSet(false, true)) {
+                dst.release();
+            }
+        };
+        return download(path, new BlobRange(offset, length), offset, length, () -> passed.compareAndSet(false, true) ? dst : null)
+                .doOnCancel(drop).doOnError(e -> drop.run());
+    }
+
     private Mono<Buffer> download(String path, BlobRange range, long offset, long length) {
+        return download(path, range, offset, length, null);
+    }
+
+    /**
+     * {@code target}: null for a new buffer; else claims the caller's buffer when the body arrives (null
+     * from it: the read was cancelled meanwhile, so the body is drained and nothing emitted).
+     */
+    private Mono<Buffer> download(String path, BlobRange range, long offset, long length,
+                                  java.util.function.Supplier<Buffer> target) {
         return Mono.defer(() -> {
             BlobAsyncClient b = blob(path);
             return send(OpClass.READ, "read", path, false, () -> b.downloadStreamWithResponse(range, null, null, false))
@@ -162,8 +189,15 @@ public final class AzureObjectStore implements ObjectStore {
                                 return r.getValue().then(Mono.error(new InvalidRangeException(path, offset, length, total)));
                             }
                         }
-                        return Bodies.collect(r.getValue(), expected, path, counters, "azure-read")
-                                .onErrorMap(e -> map(e, "read", path, false));
+                        if (target == null) {
+                            return Bodies.collect(r.getValue(), expected, path, counters, "azure-read")
+                                    .onErrorMap(e -> map(e, "read", path, false));
+                        }
+                        return Mono.defer(() -> { // claimed at subscription, as S3ObjectStore.readInto explains
+                            Buffer dst = target.get();
+                            return dst == null ? r.getValue().then(Mono.<Buffer>empty())
+                                    : Bodies.collectInto(r.getValue(), dst, path, counters).onErrorMap(e -> map(e, "read", path, false));
+                        });
                     });
         }).onErrorMap(e -> e instanceof ObjectStoreException o && o.httpStatus() == 416 && length >= 0
                 ? new InvalidRangeException(path, offset, length, -1) : e)

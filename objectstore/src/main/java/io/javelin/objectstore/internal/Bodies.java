@@ -19,42 +19,50 @@ public final class Bodies {
     /**
      * Copies {@code body} into a new buffer of {@code expected} bytes. A body that ends early or runs
      * long fails with {@link TruncatedReadException}. The buffer is freed on error and on cancel;
-     * on success the subscriber owns the returned handle.
+     * on success the subscriber owns the returned handle. The buffer is not zeroed: the body overwrites
+     * all of it, or it is freed unread.
+     */
+    public static Mono<Buffer> collect(Flux<ByteBuffer> body, long expected, String path, StoreCounters counters,
+            String label) {
+        return Mono.defer(() -> collectInto(body, Buffer.allocateUninitialized(expected, label), path, counters));
+    }
+
+    /**
+     * Copies {@code body} into {@code dst}, which must be filled exactly, and emits it. Takes ownership of
+     * the {@code dst} handle: emitted when filled, released on error or cancel (so a page split into
+     * several ranged requests is read straight into its one buffer, without a copy per part).
      *
      * <p>One flag decides ownership: either the completed buffer is handed downstream, or a cancel or
      * error releases it — never both, never neither. ({@code Mono.usingWhen} with a shared handle could
      * lose the handle when a cancel raced the body's completion.)
      */
-    public static Mono<Buffer> collect(Flux<ByteBuffer> body, long expected, String path, StoreCounters counters,
-            String label) {
-        return Mono.defer(() -> {
-            Buffer buf = Buffer.allocate(expected, label);
-            AtomicBoolean settled = new AtomicBoolean();
-            Runnable releaseUnlessSettled = () -> {
-                if (settled.compareAndSet(false, true)) {
-                    buf.release();
-                }
-            };
-            return body.reduce(0L, (pos, bb) -> {
-                        int n = bb.remaining();
-                        if (pos + n > expected) {
-                            throw new TruncatedReadException(path, expected, pos + n);
-                        }
-                        if (!settled.get()) { // after a cancel the buffer may already be gone
-                            MemorySegment.copy(MemorySegment.ofBuffer(bb), 0, buf.segment(), pos, n);
-                        }
-                        counters.bytes(OpClass.READ, n);
-                        return pos + n;
-                    })
-                    .<Buffer>handle((total, sink) -> {
-                        if (total != expected) {
-                            sink.error(new TruncatedReadException(path, expected, total));
-                        } else if (settled.compareAndSet(false, true)) {
-                            sink.next(buf);
-                        }
-                    })
-                    .doOnError(e -> releaseUnlessSettled.run())
-                    .doOnCancel(releaseUnlessSettled);
-        });
+    public static Mono<Buffer> collectInto(Flux<ByteBuffer> body, Buffer dst, String path, StoreCounters counters) {
+        long expected = dst.size();
+        AtomicBoolean settled = new AtomicBoolean();
+        Runnable releaseUnlessSettled = () -> {
+            if (settled.compareAndSet(false, true)) {
+                dst.release();
+            }
+        };
+        return body.reduce(0L, (pos, bb) -> {
+                    int n = bb.remaining();
+                    if (pos + n > expected) {
+                        throw new TruncatedReadException(path, expected, pos + n);
+                    }
+                    if (!settled.get()) { // after a cancel the buffer may already be gone
+                        MemorySegment.copy(MemorySegment.ofBuffer(bb), 0, dst.segment(), pos, n);
+                    }
+                    counters.bytes(OpClass.READ, n);
+                    return pos + n;
+                })
+                .<Buffer>handle((total, sink) -> {
+                    if (total != expected) {
+                        sink.error(new TruncatedReadException(path, expected, total));
+                    } else if (settled.compareAndSet(false, true)) {
+                        sink.next(dst);
+                    }
+                })
+                .doOnError(e -> releaseUnlessSettled.run())
+                .doOnCancel(releaseUnlessSettled);
     }
 }

@@ -24,6 +24,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -162,11 +163,40 @@ public final class S3ObjectStore implements ObjectStore {
             return send(OpClass.READ, "read", path, false,
                     () -> client.getObject(b -> b.bucket(bucket).key(key).range(range),
                             AsyncResponseTransformer.<GetObjectResponse>toPublisher()))
-                    .flatMap(rp -> body(path, rp, offset, length));
+                    .flatMap(rp -> body(path, rp, offset, length, null));
         }).doOnDiscard(Buffer.class, Buffer::release);
     }
 
-    private Mono<Buffer> body(String path, ResponsePublisher<GetObjectResponse> rp, long offset, long length) {
+    /** A ranged GET whose body is copied straight into {@code dst} (a split page's slice): no second copy. */
+    @Override
+    public Mono<Buffer> readInto(String path, long offset, Buffer dst) {
+        long length = dst.size();
+        if (length == 0) {
+            return ObjectStore.super.readInto(path, offset, dst);
+        }
+        // whoever flips the flag owns dst's release: the body collector once it has it, else cancel/error
+        AtomicBoolean passed = new AtomicBoolean();
+        Runnable drop = () -> {
+            if (passed.compareAndSet(false, true)) {
+                dst.release();
+            }
+        };
+        String range = "bytes=" + offset + "-" + (offset + length - 1);
+        return Mono.defer(() -> {
+            String key = key(path);
+            return send(OpClass.READ, "read", path, false,
+                    () -> client.getObject(b -> b.bucket(bucket).key(key).range(range),
+                            AsyncResponseTransformer.<GetObjectResponse>toPublisher()))
+                    // claimed when the body's subscriber subscribes: a mapped but never subscribed inner
+                    // (a cancel racing onNext) leaves dst to the cancel's release
+                    .flatMap(rp -> Mono.defer(() -> passed.compareAndSet(false, true)
+                            ? body(path, rp, offset, length, dst)
+                            : Flux.from(rp).then(Mono.<Buffer>empty())));
+        }).doOnCancel(drop).doOnError(e -> drop.run()).doOnDiscard(Buffer.class, Buffer::release);
+    }
+
+    /** {@code dst}: the buffer to fill (owned from here on: released on every failure), or null for a new one. */
+    private Mono<Buffer> body(String path, ResponsePublisher<GetObjectResponse> rp, long offset, long length, Buffer dst) {
         GetObjectResponse r = rp.response();
         long contentLength = r.contentLength() == null ? -1 : r.contentLength();
         long expected = length >= 0 ? length : contentLength;
@@ -174,14 +204,23 @@ public final class S3ObjectStore implements ObjectStore {
             // "bytes a-b/total": S3 returns a short range instead of failing when it runs past the end.
             long total = totalFromContentRange(r.contentRange());
             if (total >= 0 && offset + length > total) {
+                release(dst);
                 return Flux.from(rp).then(Mono.error(new InvalidRangeException(path, offset, length, total)));
             }
         }
         if (expected < 0) {
+            release(dst);
             return Mono.error(new ObjectStoreException("read " + path + ": response has no Content-Length"));
         }
-        return Bodies.collect(Flux.from(rp), expected, path, counters, "s3-read")
-                .onErrorMap(e -> map(e, "read", path, false));
+        Mono<Buffer> collected = dst == null ? Bodies.collect(Flux.from(rp), expected, path, counters, "s3-read")
+                : Bodies.collectInto(Flux.from(rp), dst, path, counters);
+        return collected.onErrorMap(e -> map(e, "read", path, false));
+    }
+
+    private static void release(Buffer b) {
+        if (b != null) {
+            b.release();
+        }
     }
 
     static long totalFromContentRange(String contentRange) {

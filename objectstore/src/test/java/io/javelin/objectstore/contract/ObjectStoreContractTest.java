@@ -314,6 +314,50 @@ public abstract class ObjectStoreContractTest {
         // LeakCheckExtension fails the test if any read buffer's arena is still open.
     }
 
+    /** Wrappers may release a handed-over buffer just after the error or cancel reaches the caller. */
+    private static void assertReleasedSoon(Buffer b) {
+        long deadline = System.nanoTime() + T.toNanos();
+        while (!b.isReleased() && System.nanoTime() < deadline) {
+            Thread.onSpinWait();
+        }
+        assertThat(b.isReleased()).as("the store released the buffer it was handed").isTrue();
+    }
+
+    /** readInto fills the caller's slice in place and owns it: emitted when full, released on every failure. */
+    @Test
+    void readIntoFillsASliceAndReleasesItOnFailureAndCancel() {
+        byte[] data = bytes(300_000, 21);
+        await(store().put(base + "ri", data));
+        try (Buffer parent = Buffer.allocate(200_000, "read-into-test")) {
+            Buffer got = await(store().readInto(base + "ri", 50_000, parent.slice(100_000, 100_000)));
+            try (got) {
+                assertThat(got.toByteArray()).isEqualTo(java.util.Arrays.copyOfRange(data, 50_000, 150_000));
+            }
+            assertThat(java.util.Arrays.copyOfRange(parent.toByteArray(), 100_000, 200_000))
+                    .isEqualTo(java.util.Arrays.copyOfRange(data, 50_000, 150_000));
+
+            Buffer pastEnd = parent.slice(0, 100_000);
+            assertThatThrownBy(() -> await(store().readInto(base + "ri", 250_000, pastEnd)))
+                    .isInstanceOf(InvalidRangeException.class);
+            assertReleasedSoon(pastEnd);
+
+            Buffer missing = parent.slice(0, 10);
+            assertThatThrownBy(() -> await(store().readInto(base + "nope", 0, missing)))
+                    .isInstanceOf(ObjectNotFoundException.class);
+            assertReleasedSoon(missing);
+
+            for (int i = 0; i < Integer.getInteger("readIntoCancels", 20); i++) {
+                Buffer dst = parent.slice(0, 100_000);
+                // subscribed at once (ownership passes on subscription), cancelled at varying points in flight
+                io.javelin.testing.CancelAfter.run(store().readInto(base + "ri", 0, dst), Duration.ofMillis(i % 5), Buffer::release);
+                assertReleasedSoon(dst);
+            }
+            assertThat(parent.refCount()).as(() -> "live handles: " + Buffer.liveTraces().stream()
+                    .map(t -> t.getMessage() + " " + java.util.Arrays.toString(java.util.Arrays.copyOf(t.getStackTrace(), 12)))
+                    .toList()).isEqualTo(1);
+        }
+    }
+
     @Test
     void badPathsAreTypedErrors() {
         for (String bad : List.of("../escape", "a/../../b", "/abs", "a//b", "dir/", "a\\b", "")) {
