@@ -4,6 +4,7 @@ import io.javelin.encoding.io.Buf;
 import io.javelin.encoding.io.ByteRange;
 import io.javelin.encoding.io.RandomAccessSource;
 import io.javelin.encoding.io.SharedMemory;
+import io.javelin.encoding.pb.ColumnMetadata;
 import java.io.EOFException;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -101,7 +102,7 @@ final class TakeLoader {
                 long[] local = pageRows(rows, start, start + col.getPages(ref.page()).getLength());
                 PartialPage plan = LanceFileReader.guard(md.resource(), md.cmoPositions()[ref.column()],
                         () -> reader.partial(ref, local));
-                if (plan == null) {
+                if (plan == null || dense(col.getPages(ref.page()), local.length)) {
                     wholes.add(i);
                 } else {
                     jobs.add(new Job(ref, plan));
@@ -117,6 +118,33 @@ final class TakeLoader {
             Flux<T> partial = firstRound(jobs, prio).thenMany(Flux.defer(() -> secondRound(jobs, prio, wrap, concurrency)));
             return Flux.merge(partial, whole1);
         });
+    }
+
+    /** Below this spacing a mini-block take touches every chunk (a few KiB each) anyway. */
+    static final long CHUNK_BYTES = 4096;
+    /** Smaller pages keep their plan: small and constant ones already come whole with the first round. */
+    static final long DENSE_MIN_PAGE_BYTES = 64 * 1024;
+    /**
+     * Takes of fewer rows of a page keep its plan: a service's repeated small takes then cost one coalesced
+     * GET of rows (the chunk tables are cached), not a GET per page.
+     */
+    static final int DENSE_MIN_ROWS = 64;
+
+    /**
+     * Whether a take of {@code rows} rows of {@code page} reads (nearly) all of it anyway: rows closer together
+     * than the store's coalescing gap or a mini-block chunk. Such a page is read whole, in one request and without
+     * the chunk-table round, as a scan reads it (a filtered scan keeping 1% of the rows on a cloud store then sends
+     * as many requests as a full scan, not two rounds of coalesced ranges).
+     */
+    private boolean dense(ColumnMetadata.Page page, int rows) {
+        if (rows < DENSE_MIN_ROWS) {
+            return false;
+        }
+        long bytes = 0;
+        for (int b = 0; b < page.getBufferSizesCount(); b++) {
+            bytes += page.getBufferSizes(b);
+        }
+        return bytes > DENSE_MIN_PAGE_BYTES && bytes / rows <= Math.max(source.coalesceGap(), CHUNK_BYTES);
     }
 
     /** Every row of the take once, ascending. */

@@ -81,6 +81,11 @@ public final class ObjectStoreSource implements RandomAccessSource {
     }
 
     @Override
+    public long coalesceGap() {
+        return scheduler.options().maxGap();
+    }
+
+    @Override
     public void close() {
         // the store is shared; its owner closes it
     }

@@ -42,6 +42,11 @@ public interface RandomAccessSource extends AutoCloseable {
         return 1L << 20;
     }
 
+    /** Bytes between two ranges below which reading through the gap is cheaper than another request. */
+    default long coalesceGap() {
+        return 4096;
+    }
+
     @Override
     default void close() {
     }
