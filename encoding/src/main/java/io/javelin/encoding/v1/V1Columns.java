@@ -21,8 +21,12 @@ final class V1Columns {
             long position = io.pageTable().position(f.id(), batch);
             long length = io.pageTable().length(f.id(), batch);
             if (f.arrow().getDictionary() != null) {
-                return Mono.error(new UnsupportedEncodingException(io.resource(), position,
-                        "Legacy dictionary-encoded field " + f.name() + " (not implemented yet)"));
+                Piece.Binary values = io.dictionaries().get(f.id());
+                if (values == null) {
+                    return Mono.error(new UnsupportedEncodingException(io.resource(), position, "Legacy dictionary-encoded field "
+                            + f.name() + " in a file without an embedded manifest holding its values"));
+                }
+                return DictionaryDecoder.read(io, f.arrow(), values, position, length, from, to);
             }
             if (t instanceof ArrowType.Null) {
                 if (to > length) {

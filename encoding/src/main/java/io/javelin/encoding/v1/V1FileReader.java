@@ -61,12 +61,12 @@ public final class V1FileReader {
         return Mono.defer(() -> {
             V1Footer footer = V1Footer.parse(name, tail, size);
             long tailStart = size - tail.byteSize();
-            V1Pages raw = new V1Pages(name, source, size, null);
+            V1Pages raw = new V1Pages(name, source, size, null, Map.of());
             long metaEnd = size - V1Footer.LENGTH;
             return framed(raw, tail, tailStart, footer.metadataPosition(), metaEnd, "metadata").flatMap(meta -> {
                 V1Layout layout = V1Layout.parse(name, footer.metadataPosition(), meta, size);
                 Mono<SchemaParts> parts = schema != null
-                        ? Mono.just(new SchemaParts(schema.fileFields(), schema.metadata(), schema.minPageId(), schema.maxPageId()))
+                        ? Mono.just(new SchemaParts(schema.fileFields(), schema.metadata(), schema.minPageId(), schema.maxPageId(), null))
                         : embedded(raw, tail, tailStart, layout, metaEnd);
                 return parts.flatMap(p -> {
                     long tableBytes = V1PageTable.size(p.minId(), p.maxId(), layout.numBatches());
@@ -75,20 +75,45 @@ public final class V1FileReader {
                                 + p.minId() + ".." + p.maxId() + " x " + layout.numBatches() + " batches at "
                                 + layout.pageTablePosition() + " does not fit in the file of " + size + " bytes"));
                     }
-                    return slice(raw, tail, tailStart, layout.pageTablePosition(), tableBytes).map(table -> {
+                    return slice(raw, tail, tailStart, layout.pageTablePosition(), tableBytes).flatMap(table -> {
                         V1PageTable pt = V1PageTable.parse(name, p.minId(), p.maxId(), layout.numBatches(), table, size);
                         List<LanceField> fields = LanceSchemas.fieldTree(name, p.fields(), LanceFileVersion.V2_0);
                         Schema arrow = LanceSchemas.arrowSchema(fields, p.metadata());
                         LanceFileMetadata md = new LanceFileMetadata(name, size, null, new long[0], new long[0], new long[0],
                                 List.of(), FileDescriptor.newBuilder().setLength(layout.numRows()).build(), fields, arrow);
-                        return new V1FileReader(new V1Pages(name, source, size, pt), layout, md, footer);
+                        return dictionaries(raw, tail, tailStart, layout, metaEnd, p)
+                                .map(dicts -> new V1FileReader(new V1Pages(name, source, size, pt, dicts), layout, md, footer));
                     });
                 });
             });
         });
     }
 
-    private record SchemaParts(List<io.javelin.encoding.pb.file.Field> fields, Map<String, String> metadata, int minId, int maxId) {
+    /** {@code dictionaries}: where the embedded manifest keeps each dictionary field's values (null: not read). */
+    private record SchemaParts(List<io.javelin.encoding.pb.file.Field> fields, Map<String, String> metadata, int minId, int maxId,
+                               Map<Integer, io.javelin.encoding.pb.file.Dictionary> dictionaries) {
+    }
+
+    /**
+     * The values of the dictionary fields, read at open from the data file's embedded manifest (a dataset's
+     * manifest file holds the same values; upstream reads them there). Fields whose values are not found
+     * fail when they are read.
+     */
+    private static Mono<Map<Integer, Piece.Binary>> dictionaries(V1Pages raw, MemorySegment tail, long tailStart, V1Layout layout,
+                                                                 long metaEnd, SchemaParts p) {
+        List<io.javelin.encoding.pb.file.Field> dict = p.fields().stream().filter(f -> f.getLogicalType().startsWith("dict:")).toList();
+        if (dict.isEmpty()) {
+            return Mono.just(Map.of());
+        }
+        Mono<Map<Integer, io.javelin.encoding.pb.file.Dictionary>> where = p.dictionaries() != null ? Mono.just(p.dictionaries())
+                : layout.manifestPosition() == 0 ? Mono.just(Map.of())
+                : embedded(raw, tail, tailStart, layout, metaEnd).map(SchemaParts::dictionaries);
+        return where.flatMap(at -> Flux.fromIterable(dict).filter(f -> at.containsKey(f.getId()))
+                .concatMap(f -> DictionaryDecoder.values(raw, new org.apache.arrow.vector.types.pojo.Field(f.getName(),
+                                org.apache.arrow.vector.types.pojo.FieldType.nullable(LanceSchemas.arrowType(raw.resource(),
+                                        f.getLogicalType(), f.getName())), null), at.get(f.getId()))
+                        .map(v -> Map.entry(f.getId(), v)))
+                .collectMap(Map.Entry::getKey, Map.Entry::getValue));
     }
 
     /** The schema of a file written on its own: its embedded manifest; page table ids from 0. */
@@ -107,10 +132,14 @@ public final class V1FileReader {
             Map<String, String> md = new LinkedHashMap<>();
             m.getSchemaMetadataMap().forEach((k, v) -> md.put(k, v.toString(StandardCharsets.UTF_8)));
             int max = 0;
+            Map<Integer, io.javelin.encoding.pb.file.Dictionary> dicts = new java.util.HashMap<>();
             for (var f : m.getFieldsList()) {
                 max = Math.max(max, f.getId());
+                if (f.hasDictionary()) {
+                    dicts.put(f.getId(), f.getDictionary());
+                }
             }
-            return new SchemaParts(m.getFieldsList(), md, 0, max);
+            return new SchemaParts(m.getFieldsList(), md, 0, max, dicts);
         });
     }
 

@@ -9,8 +9,12 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import reactor.core.publisher.Mono;
 
-/** Byte access for the legacy decoders: bounds-checked ranged reads copied out of the source's buffers. */
-record V1Pages(String resource, RandomAccessSource source, long fileSize, V1PageTable pageTable) {
+/**
+ * Byte access for the legacy decoders: bounds-checked ranged reads copied out of the source's buffers;
+ * with the page table and the values of dictionary fields (by field id), loaded at open.
+ */
+record V1Pages(String resource, RandomAccessSource source, long fileSize, V1PageTable pageTable,
+               java.util.Map<Integer, Piece.Binary> dictionaries) {
 
     /** The bytes {@code [offset, offset + length)}; a range outside the file is a {@link CorruptFileException}. */
     Mono<byte[]> bytes(long offset, long length) {

@@ -242,6 +242,41 @@ class V1FileReaderTest {
         }
     }
 
+    /** A dictionary field: int8 keys in the page, the values in the embedded manifest's dictionary (offset, length). */
+    static byte[] dictionaryFile(int badKey) {
+        Builder w = new Builder();
+        long[] pos = new long[4];
+        pos[0] = w.out.size();
+        String[] values = {"red", "green", "blue"};
+        for (int i = 0; i < 3; i++) {
+            w.write(values[i].getBytes(StandardCharsets.UTF_8));
+            pos[i + 1] = w.out.size();
+        }
+        long dict = w.write(Builder.le(8, pos));
+        w.page(0, 0, w.write(new byte[] {2, 0, (byte) badKey, 2}), 4);
+        w.page(0, 1, w.write(new byte[] {1}), 1);
+        Field d = field(0, -1, "d", "dict:string:int8:false", true).toBuilder()
+                .setDictionary(io.javelin.encoding.pb.file.Dictionary.newBuilder().setOffset(dict).setLength(3)).build();
+        return w.finish(List.of(0, 4, 5), 0, 0, List.of(d));
+    }
+
+    @Test
+    void dictionaryFieldsReadAsTheirValues() {
+        try (LanceFileReader r = LanceFileReader.open(new MemorySource("dict", dictionaryFile(1))).block()) {
+            var f = r.schema().getFields().get(0);
+            assertThat(f.getType()).isEqualTo(org.apache.arrow.vector.types.pojo.ArrowType.Utf8.INSTANCE);
+            assertThat(f.getDictionary().getIndexType().getBitWidth()).isEqualTo(8);
+            assertThat(scan(r, 3)).containsExactly("blue", "red", "green", "blue", "green");
+            try (VectorSchemaRoot t = r.take(new long[] {4, 0, 0}, null, alloc).block()) {
+                assertThat(rows(t)).containsExactly("green", "blue", "blue");
+            }
+        }
+        try (LanceFileReader r = LanceFileReader.open(new MemorySource("badkey", dictionaryFile(3))).block()) {
+            assertThatThrownBy(() -> r.scan(LanceFileReader.ScanOptions.all(8), alloc).doOnNext(VectorSchemaRoot::close).blockLast())
+                    .isInstanceOf(CorruptFileException.class).hasMessageContaining("outside its 3 values");
+        }
+    }
+
     /** Opens and scans; must end normally or with a CorruptFileException naming the file. */
     void readAll(String name, byte[] bytes) {
         try (LanceFileReader r = LanceFileReader.open(new MemorySource(name, bytes)).block()) {
@@ -305,7 +340,8 @@ class V1FileReaderTest {
     @Test
     void randomlyDamagedFilesFailOnlyAsCorrupt() throws Exception {
         Random rnd = new Random(21);
-        for (byte[] full : List.of(fixture("v0.7.5-int64-100rows.lance"), fixture("v0.15.0-int64-stats.lance"), nestedFile(true))) {
+        for (byte[] full : List.of(fixture("v0.7.5-int64-100rows.lance"), fixture("v0.15.0-int64-stats.lance"), nestedFile(true),
+                dictionaryFile(1))) {
             for (int i = 0; i < 300; i++) {
                 byte[] x = full.clone();
                 for (int k = 0; k < 1 + rnd.nextInt(3); k++) {

@@ -25,9 +25,13 @@ import org.apache.arrow.vector.FixedSizeBinaryVector;
 import org.apache.arrow.vector.Float8Vector;
 import org.apache.arrow.vector.LargeVarCharVector;
 import org.apache.arrow.vector.TimeStampMicroVector;
+import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.VarBinaryVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.dictionary.Dictionary;
+import org.apache.arrow.vector.dictionary.DictionaryEncoder;
+import org.apache.arrow.vector.dictionary.DictionaryProvider;
 import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.arrow.vector.ipc.ArrowStreamReader;
 import org.apache.arrow.vector.ipc.ArrowStreamWriter;
@@ -35,6 +39,7 @@ import org.apache.arrow.vector.types.DateUnit;
 import org.apache.arrow.vector.types.FloatingPointPrecision;
 import org.apache.arrow.vector.types.TimeUnit;
 import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.DictionaryEncoding;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.arrow.vector.types.pojo.Schema;
@@ -163,14 +168,21 @@ class LegacyFilesInteropTest {
             var p = new org.lance.WriteParams.Builder().withDataStorageVersion("legacy").withMaxRowsPerFile(20).build();
             org.lance.Dataset.create(alloc, stream, uri, p).close();
         }
-        try (Stream<Path> files = Files.list(dir.resolve(name).resolve("data"))) {
-            for (Path f : files.toList()) {
+        assertLegacyFiles(dir.resolve(name));
+        return uri;
+    }
+
+    /** Every data file of the dataset at {@code root} has a legacy footer (version 0.1 or 0.2). */
+    static void assertLegacyFiles(Path root) throws Exception {
+        try (Stream<Path> files = Files.list(root.resolve("data"))) {
+            List<Path> all = files.toList();
+            assertThat(all).isNotEmpty();
+            for (Path f : all) {
                 byte[] b = Files.readAllBytes(f);
                 assertThat(b[b.length - 8]).as("legacy footer major of %s", f).isZero();
                 assertThat(b[b.length - 6]).as("legacy footer minor of %s", f).isBetween((byte) 1, (byte) 2);
             }
         }
-        return uri;
     }
 
     @Test
@@ -199,6 +211,78 @@ class LegacyFilesInteropTest {
         }
         BatchSchemaInteropTest.check(dir, uri);
         assertQueriesMatch(uri, List.of("id", "s", "ts"), "f64 > 20", 45 - 11);
+    }
+
+    /**
+     * A dictionary-encoded string column (keys in the file, values in the manifests): the same values as
+     * lance-core. Javelin reads a dictionary field as its values (the field keeps its {@code DictionaryEncoding}),
+     * lance-core's Java batches carry the keys and the dictionary: values are compared decoded.
+     */
+    @Test
+    void dictionaryColumnInLegacyFiles() throws Exception {
+        String uri = dir.resolve("dict.lance").toString();
+        DictionaryEncoding enc = new DictionaryEncoding(1, false, new ArrowType.Int(32, true));
+        String[] colors = {"red", "green", "blue", "ultraviolet-\u00e4"};
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try (VarCharVector values = new VarCharVector("colors", alloc)) {
+            values.allocateNew();
+            for (int i = 0; i < colors.length; i++) {
+                values.setSafe(i, colors[i].getBytes(StandardCharsets.UTF_8));
+            }
+            values.setValueCount(colors.length);
+            var provider = new DictionaryProvider.MapDictionaryProvider();
+            provider.put(new Dictionary(values, enc));
+            Schema schema = new Schema(List.of(new Field("id", FieldType.notNullable(new ArrowType.Int(64, true)), null),
+                    new Field("color", new FieldType(true, new ArrowType.Int(32, true), enc), null)));
+            try (VectorSchemaRoot root = VectorSchemaRoot.create(schema, alloc);
+                 ArrowStreamWriter w = new ArrowStreamWriter(root, provider, out)) {
+                BigIntVector id = (BigIntVector) root.getVector("id");
+                IntVector keys = (IntVector) root.getVector("color");
+                id.allocateNew(41);
+                keys.allocateNew(41);
+                for (int i = 0; i < 41; i++) {
+                    id.set(i, i);
+                    keys.set(i, (i * 7) % colors.length);
+                }
+                id.setValueCount(41);
+                keys.setValueCount(41);
+                root.setRowCount(41);
+                w.start();
+                w.writeBatch();
+                w.end();
+            }
+        }
+        try (ArrowReader reader = new ArrowStreamReader(new ByteArrayInputStream(out.toByteArray()), alloc);
+             ArrowArrayStream stream = ArrowArrayStream.allocateNew(alloc)) {
+            Data.exportArrayStream(alloc, reader, stream);
+            var p = new org.lance.WriteParams.Builder().withDataStorageVersion("legacy").withMaxRowsPerFile(20).build();
+            org.lance.Dataset.create(alloc, stream, uri, p).close();
+        }
+        assertLegacyFiles(Path.of(uri));
+        List<String> theirs = new ArrayList<>();
+        try (org.lance.Dataset lance = org.lance.Dataset.open(uri, alloc);
+             LanceScanner s = lance.newScan(new ScanOptions.Builder().batchSize(16).build()); ArrowReader r = s.scanBatches()) {
+            while (r.loadNextBatch()) {
+                VectorSchemaRoot b = r.getVectorSchemaRoot();
+                var keys = b.getVector("color");
+                long dictId = keys.getField().getDictionary().getId();
+                try (var decoded = DictionaryEncoder.decode(keys, r.getDictionaryVectors().get(dictId))) {
+                    for (int i = 0; i < b.getRowCount(); i++) {
+                        theirs.add(b.getVector("id").getObject(i) + "|" + decoded.getObject(i) + "|");
+                    }
+                }
+            }
+        }
+        assertThat(theirs).hasSize(41).contains("1|ultraviolet-\u00e4|");
+        assertThat(ours(uri, List.of("id", "color"), null)).isEqualTo(theirs);
+        List<String> filtered = new ArrayList<>(theirs.stream().filter(r -> r.contains("|green|")).toList());
+        assertThat(ours(uri, List.of("id", "color"), "color = 'green'")).isEqualTo(filtered).isNotEmpty();
+        try (Dataset ds = Dataset.open(uri).block();
+             VectorSchemaRoot t = ds.take(new long[] {40, 1, 21, 21}, List.of("id", "color"), alloc).block()) {
+            assertThat(ds.schema().findField("color").getDictionary()).isNotNull();
+            assertThat(GoldenExportInteropTest.rows(t, Set.of()))
+                    .containsExactly(theirs.get(40), theirs.get(1), theirs.get(21), theirs.get(21));
+        }
     }
 
     /** Projected and filtered scans and a take (any order, repeats) give lance-core's rows. */
