@@ -1,6 +1,7 @@
 package io.javelin.interop.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.javelin.engine.Dataset;
 import java.io.ByteArrayInputStream;
@@ -283,6 +284,31 @@ class LegacyFilesInteropTest {
             assertThat(GoldenExportInteropTest.rows(t, Set.of()))
                     .containsExactly(theirs.get(40), theirs.get(1), theirs.get(21), theirs.get(21));
         }
+    }
+
+    /**
+     * Writes to a legacy dataset are refused by name (lance-core would add legacy files, Javelin writes only
+     * 2.x): the dataset is left as it was and still reads as lance-core reads it.
+     */
+    @Test
+    void writesToLegacyDatasetsAreRefusedByName() throws Exception {
+        String uri = writeLegacy("readonly.lance", TYPES, LegacyFilesInteropTest::fillTypes, 57);
+        try (org.lance.Dataset lance = org.lance.Dataset.open(uri, alloc)) {
+            lance.delete("id % 5 = 3");
+        }
+        try (Dataset ds = Dataset.open(uri).block()) {
+            assertThatThrownBy(() -> ds.compact(io.javelin.engine.maintenance.CompactionOptions.defaults()).block())
+                    .isInstanceOf(io.javelin.engine.DatasetException.class).hasMessageContaining("legacy (0.1)")
+                    .hasCauseInstanceOf(io.javelin.tx.UnsupportedFeatureException.class);
+            assertThatThrownBy(() -> ds.addColumns(java.util.Map.of("twice", "id * 2")).block())
+                    .isInstanceOf(io.javelin.engine.DatasetException.class).hasMessageContaining("legacy (0.1)")
+                    .hasCauseInstanceOf(io.javelin.tx.UnsupportedFeatureException.class);
+            assertThat(ds.count().block()).isEqualTo(57 - 11);
+        }
+        try (org.lance.Dataset lance = org.lance.Dataset.open(uri, alloc)) {
+            assertThat(lance.version()).isEqualTo(2);
+        }
+        BatchSchemaInteropTest.check(dir, uri);
     }
 
     /** Projected and filtered scans and a take (any order, repeats) give lance-core's rows. */
