@@ -154,6 +154,14 @@ class LegacyFilesInteropTest {
     /** Writes {@code n} rows with lance-core as a legacy dataset of files of at most 20 rows. */
     String writeLegacy(String name, Schema schema, java.util.function.BiConsumer<VectorSchemaRoot, Integer> fill, int n)
             throws Exception {
+        String uri = write(name, schema, fill, n, "legacy");
+        assertLegacyFiles(dir.resolve(name));
+        return uri;
+    }
+
+    /** Writes {@code n} rows with lance-core in data storage version {@code storage}, files of at most 20 rows. */
+    String write(String name, Schema schema, java.util.function.BiConsumer<VectorSchemaRoot, Integer> fill, int n, String storage)
+            throws Exception {
         String uri = dir.resolve(name).toString();
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         try (VectorSchemaRoot root = VectorSchemaRoot.create(schema, alloc);
@@ -166,10 +174,9 @@ class LegacyFilesInteropTest {
         try (ArrowReader reader = new ArrowStreamReader(new ByteArrayInputStream(out.toByteArray()), alloc);
              ArrowArrayStream stream = ArrowArrayStream.allocateNew(alloc)) {
             Data.exportArrayStream(alloc, reader, stream);
-            var p = new org.lance.WriteParams.Builder().withDataStorageVersion("legacy").withMaxRowsPerFile(20).build();
+            var p = new org.lance.WriteParams.Builder().withDataStorageVersion(storage).withMaxRowsPerFile(20).build();
             org.lance.Dataset.create(alloc, stream, uri, p).close();
         }
-        assertLegacyFiles(dir.resolve(name));
         return uri;
     }
 
@@ -284,6 +291,30 @@ class LegacyFilesInteropTest {
             assertThat(GoldenExportInteropTest.rows(t, Set.of()))
                     .containsExactly(theirs.get(40), theirs.get(1), theirs.get(21), theirs.get(21));
         }
+    }
+
+    /**
+     * Upstream's {@code corrupt_schema} history (Lance 0.10.5 datagen) on files written by lance-core:
+     * columns added in files of two columns, one of them dropped, more added. A data file then holds more
+     * columns than its fragment's field list names; rows are read by the fragment's field ids.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"legacy", "2.0", "2.1"})
+    void filesHoldingDroppedColumns(String storage) throws Exception {
+        String uri = write("evolved.lance", TYPES, LegacyFilesInteropTest::fillTypes, 45, storage);
+        try (org.lance.Dataset lance = org.lance.Dataset.open(uri, alloc)) {
+            lance.addColumns(new org.lance.schema.SqlExpressions.Builder().withExpression("y", "id * 2")
+                    .withExpression("z", "id * 3").build(), java.util.Optional.empty());
+            lance.addColumns(new org.lance.schema.SqlExpressions.Builder().withExpression("a", "-id").build(), java.util.Optional.empty());
+            lance.dropColumns(List.of("a", "z", "f64"));
+            lance.addColumns(new org.lance.schema.SqlExpressions.Builder().withExpression("b", "id * 4")
+                    .withExpression("c", "id * 5").build(), java.util.Optional.empty());
+        }
+        if (storage.equals("legacy")) {
+            assertLegacyFiles(Path.of(uri));
+        }
+        BatchSchemaInteropTest.check(dir, uri);
+        assertQueriesMatch(uri, List.of("id", "y", "b", "c", "s"), "c > 100", 45);
     }
 
     /**
