@@ -1,7 +1,9 @@
 package io.javelin.engine;
 
+import io.javelin.encoding.file.DecodeOptions;
 import io.javelin.encoding.file.LanceFileReader;
 import io.javelin.encoding.io.ObjectStoreSource;
+import io.javelin.encoding.v1.V1Schema;
 import io.javelin.engine.filter.FilterParseException;
 import io.javelin.engine.filter.Predicate;
 import io.javelin.objectstore.ObjectStore;
@@ -31,8 +33,6 @@ import io.javelin.tx.tag.Tag;
 import io.javelin.tx.transaction.OperationKind;
 import io.javelin.tx.transaction.Transactions;
 import java.time.Instant;
-import io.javelin.encoding.file.DecodeOptions;
-import io.javelin.encoding.v1.V1Schema;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -7,6 +7,7 @@ import io.javelin.encoding.io.Buf;
 import io.javelin.encoding.io.ByteRange;
 import io.javelin.encoding.io.RandomAccessSource;
 import io.javelin.encoding.v1.V1FileReader;
+import io.javelin.encoding.v1.V1Footer;
 import io.javelin.encoding.v1.V1Schema;
 import io.javelin.encoding.v20.LegacyFieldReader;
 import io.javelin.encoding.v21.StructuralFieldReader;
@@ -109,13 +110,13 @@ public final class LanceFileReader implements AutoCloseable {
     public static Mono<LanceFileReader> open(RandomAccessSource source, DecodeOptions decode, V1Schema legacySchema) {
         String name = source.name();
         return source.size().flatMap(size -> {
-            if (size < io.javelin.encoding.v1.V1Footer.LENGTH) {
+            if (size < V1Footer.LENGTH) {
                 return Mono.error(new CorruptFileException(name, 0, "File too small for a Lance footer: " + size + " bytes"));
             }
             long tailLen = Math.min(size, TAIL_BYTES);
             long tailStart = size - tailLen;
             return Mono.usingWhen(mapEof(name, source.read(tailStart, tailLen)), tail -> {
-                if (io.javelin.encoding.v1.V1Footer.isLegacy(tail.segment())) {
+                if (V1Footer.isLegacy(tail.segment())) {
                     return V1FileReader.open(source, size, tail.segment(), legacySchema)
                             .map(v1 -> new LanceFileReader(source, v1.metadata(), decode, true, v1));
                 }
@@ -146,7 +147,7 @@ public final class LanceFileReader implements AutoCloseable {
             }
             long tailLen = Math.min(size, TAIL_BYTES);
             long tailStart = size - tailLen;
-            return Mono.usingWhen(mapEof(name, source.read(tailStart, tailLen)), tail -> io.javelin.encoding.v1.V1Footer.isLegacy(tail.segment())
+            return Mono.usingWhen(mapEof(name, source.read(tailStart, tailLen)), tail -> V1Footer.isLegacy(tail.segment())
                             ? V1FileReader.open(source, size, tail.segment(), null).map(V1FileReader::metadata)
                             : metadataFromTail(source, size, tail),
                     tail -> Mono.fromRunnable(tail::close));
