@@ -90,6 +90,15 @@ class V1FileReaderTest {
     }
 
     @Test
+    void inspectorDescribesALegacyFile() throws Exception {
+        try (LanceFileReader r = LanceFileReader.open(new MemorySource("v075", fixture("v0.7.5-int64-100rows.lance"))).block()) {
+            java.io.StringWriter out = new java.io.StringWriter();
+            io.javelin.encoding.file.FileInspector.print(r.metadata(), new java.io.PrintWriter(out));
+            assertThat(out.toString()).contains("version: legacy").contains("rows: 100").contains("x: int64 (id=0");
+        }
+    }
+
+    @Test
     void format02FileWithPageStatistics() throws Exception {
         try (LanceFileReader r = LanceFileReader.open(new MemorySource("v015", fixture("v0.15.0-int64-stats.lance"))).block()) {
             assertThat(r.legacy().version()).isEqualTo("0.2");
