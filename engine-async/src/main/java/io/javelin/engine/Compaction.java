@@ -41,8 +41,7 @@ final class Compaction {
             if (groups.isEmpty()) {
                 return Mono.just(new CompactionResult(ds.sameVersion(), CompactionMetrics.NONE));
             }
-            LanceFileVersion fv = ds.dataStorageVersion().isEmpty() ? LanceFileVersion.V2_1
-                    : LanceFileVersion.parse(ds.dataStorageVersion());
+            LanceFileVersion fv = WriteVersions.of(ds.dataStorageVersion(), LanceFileVersion.V2_1);
             return Mono.usingWhen(Mono.fromCallable(RootAllocator::new),
                     alloc -> ds.rowIds().preload().thenMany(Flux.fromIterable(groups)
                                     .concatMap(g -> rewrite(ds, g, o, fv, alloc), 1))

@@ -1,7 +1,9 @@
 package io.javelin.engine;
 
+import io.javelin.encoding.file.DecodeOptions;
 import io.javelin.encoding.file.LanceFileReader;
 import io.javelin.encoding.io.ObjectStoreSource;
+import io.javelin.encoding.v1.V1Schema;
 import io.javelin.engine.filter.FilterParseException;
 import io.javelin.engine.filter.Predicate;
 import io.javelin.objectstore.ObjectStore;
@@ -598,21 +600,34 @@ public final class Dataset implements AutoCloseable {
 
     /** A data file, resolved through {@code base_id} when it lives under another root (clones, branches). */
     Mono<LanceFileReader> openFile(io.javelin.tx.pb.DataFile file, PageIoScheduler io) {
-        // the manifest's file_size_bytes (0 when a writer did not record it) saves the HEAD of each open
-        long size = file.getFileSizeBytes();
+        // the manifest's file_size_bytes (0 when a writer did not record it) saves the HEAD of each open; lance-core
+        // records a wrong one for legacy files (its reader ignores it there), so those are sized by a HEAD
+        boolean legacyFile = file.getFileMajorVersion() == 0 && file.getFileMinorVersion() < 3;
+        long size = legacyFile ? 0 : file.getFileSizeBytes();
+        V1Schema legacy = legacySchema(file);
         if (!file.hasBaseId()) {
-            return openFile(file.getPath(), size, io);
+            return openFile(file.getPath(), size, io, legacy);
         }
         return Mono.fromCallable(() -> BasePaths.resolve(this, file.getBaseId()))
                 .flatMap(b -> LanceFileReader.open(new ObjectStoreSource(b.store(), b.dir("data/") + file.getPath(),
-                        new PageIoScheduler(b.store()), size)));
+                        new PageIoScheduler(b.store()), size), DecodeOptions.DEFAULT, legacy));
     }
 
-    private Mono<LanceFileReader> openFile(String path, long size, PageIoScheduler io) {
+    /** The schema a legacy (0.1 / 0.2) data file is read with: the dataset's, cut to the file's field ids. */
+    private V1Schema legacySchema(io.javelin.tx.pb.DataFile file) {
+        var manifest = snapshot.manifestFile().manifest();
+        Map<String, String> md = new java.util.LinkedHashMap<>();
+        manifest.getSchemaMetadataMap().forEach((k, v) -> md.put(k, v.toString(java.nio.charset.StandardCharsets.UTF_8)));
+        return new V1Schema(manifest.getFieldsList(), md, file.getFieldsList());
+    }
+
+    private Mono<LanceFileReader> openFile(String path, long size, PageIoScheduler io, V1Schema legacy) {
+        var decode = DecodeOptions.DEFAULT;
         if (io == handle.io) {
-            return handle.files.get(path, () -> LanceFileReader.open(new ObjectStoreSource(handle.store, "data/" + path, io, size)));
+            return handle.files.get(path, () -> LanceFileReader.open(new ObjectStoreSource(handle.store, "data/" + path, io, size),
+                    decode, legacy));
         }
-        return LanceFileReader.open(new ObjectStoreSource(handle.store, "data/" + path, io, size));
+        return LanceFileReader.open(new ObjectStoreSource(handle.store, "data/" + path, io, size), decode, legacy);
     }
 
     Predicate compile(String filter) {

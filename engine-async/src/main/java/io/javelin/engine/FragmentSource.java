@@ -75,8 +75,11 @@ final class FragmentSource {
                         Map<String, String> nameInFile = new LinkedHashMap<>();
                         Map<Integer, String> fileNames = new java.util.HashMap<>();
                         fileOf.forEach((c, i) -> {
-                            Map<Integer, String> names = ColumnLayout.fileNames(readers.get(i).metadata().fields(),
-                                    files.get(i).getFieldsList());
+                            // a legacy file is read with the dataset's fields (dropped ones left out): its ids are
+                            // the dataset's, never positions in DataFile.fields
+                            LanceFileReader r = readers.get(i);
+                            Map<Integer, String> names = ColumnLayout.fileNames(r.metadata().fields(),
+                                    r.legacy() != null ? List.of() : files.get(i).getFieldsList());
                             nameInFile.put(c, names.getOrDefault(idOf.get(c), c));
                             fileNames.putAll(names);
                         });

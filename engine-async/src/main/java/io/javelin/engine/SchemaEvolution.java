@@ -495,7 +495,7 @@ final class SchemaEvolution {
     // ------------------------------------------------------------------ helpers
 
     static LanceFileVersion fileVersion(Dataset ds) {
-        return LanceFileVersion.parse(ds.dataStorageVersion().isEmpty() ? "2.0" : ds.dataStorageVersion());
+        return WriteVersions.of(ds.dataStorageVersion(), LanceFileVersion.V2_0);
     }
 
     static ValueExpression compile(Dataset ds, String sql) {

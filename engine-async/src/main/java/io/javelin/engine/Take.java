@@ -29,7 +29,8 @@ final class Take {
             Projection projection = Projection.of(columns, ds.schema(), ds.uri(), ds.version());
             Map<Long, FragmentInfo> byId = new HashMap<>();
             for (FragmentInfo f : ds.fragments()) {
-                byId.put(f.id(), f);
+                // two fragments sharing an id (an old writer's bug): the address names the first, as in lance-core
+                byId.putIfAbsent(f.id(), f);
             }
             // fragment id -> (request positions, offsets)
             Map<Long, List<Integer>> positions = new LinkedHashMap<>();

@@ -55,8 +55,7 @@ final class Writes {
                 Snapshot s = cur.get();
                 lance = s.schema();
                 checkSameSchema(h.uri, s.version(), ArrowSchemas.toArrow(lance), schema);
-                fileVersion = s.dataStorageVersion().isEmpty() ? params.dataStorageVersion()
-                        : LanceFileVersion.parse(s.dataStorageVersion());
+                fileVersion = WriteVersions.of(s.dataStorageVersion(), params.dataStorageVersion());
             } else {
                 lance = ArrowSchemas.fromArrow(schema);
                 fileVersion = params.dataStorageVersion();

@@ -14,6 +14,14 @@ public final class FileInspector {
         Footer f = md.footer();
         out.printf("file: %s%n", md.resource());
         out.printf("size: %d bytes%n", md.fileSize());
+        if (f == null) { // legacy 0.1 / 0.2 file: no v2 footer, columns are pages per batch
+            out.printf("version: legacy (0.1 / 0.2)%n");
+            out.printf("rows: %d%n", md.numRows());
+            out.println("schema:");
+            printFields(md.fields(), out, "  ");
+            out.flush();
+            return;
+        }
         out.printf("version: %s (footer %d.%d)%n", f.version().label(), f.major(), f.minor());
         out.printf("rows: %d%n", md.numRows());
         out.printf("footer: column_meta_start=%d cmo_table=%d gbo_table=%d global_buffers=%d columns=%d%n",

@@ -38,7 +38,7 @@ public record Footer(long columnMetaStart, long cmoTableStart, long gboTableStar
         if (version == null) {
             throw new UnsupportedEncodingException(resource, footerPos + 32,
                     "Unsupported Lance file version " + major + "." + minor
-                            + ((major == 0 && minor < 3) ? " (legacy v1 file)"
+                            + ((major == 0 && minor < 3) ? " (legacy v1 file: read by io.javelin.encoding.v1.V1FileReader)"
                             : (major == 2 && minor == 3) ? " (sparse page layout, not implemented yet)" : ""));
         }
         long cms = tail.get(U64, base);

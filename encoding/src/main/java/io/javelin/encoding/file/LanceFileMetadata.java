@@ -24,8 +24,9 @@ public record LanceFileMetadata(String resource, long fileSize, Footer footer, l
 
     private static final ValueLayout.OfLong U64 = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
 
+    /** The 2.x version; null for a legacy (0.1 / 0.2) file, which has no v2 footer. */
     public LanceFileVersion version() {
-        return footer.version();
+        return footer == null ? null : footer.version();
     }
 
     /** Number of rows (from the file descriptor). */

@@ -6,6 +6,9 @@ import io.javelin.encoding.arrow.Node;
 import io.javelin.encoding.io.Buf;
 import io.javelin.encoding.io.ByteRange;
 import io.javelin.encoding.io.RandomAccessSource;
+import io.javelin.encoding.v1.V1FileReader;
+import io.javelin.encoding.v1.V1Footer;
+import io.javelin.encoding.v1.V1Schema;
 import io.javelin.encoding.v20.LegacyFieldReader;
 import io.javelin.encoding.v21.StructuralFieldReader;
 import java.io.EOFException;
@@ -25,7 +28,7 @@ import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
 
 /**
- * Reads a Lance data file (format 2.0, 2.1 or 2.2) as Arrow batches. Opening costs one read for
+ * Reads a Lance data file (format 2.0, 2.1 or 2.2, and legacy 0.1 / 0.2 through {@link V1FileReader}) as Arrow batches. Opening costs one read for
  * a small file (the tail holds footer, schema and column metadata). Page I/O goes through the
  * {@link RandomAccessSource}; decoding runs on the parallel scheduler.
  */
@@ -70,15 +73,24 @@ public final class LanceFileReader implements AutoCloseable {
     /** False for a {@link #withDecode} copy: the source belongs to the reader it was made from. */
     private final boolean ownsSource;
 
+    /** Set for a legacy (0.1 / 0.2) file: scans and takes go to it. */
+    private final V1FileReader legacy;
+
     private LanceFileReader(RandomAccessSource source, LanceFileMetadata metadata, DecodeOptions decode) {
         this(source, metadata, decode, true);
     }
 
     private LanceFileReader(RandomAccessSource source, LanceFileMetadata metadata, DecodeOptions decode, boolean ownsSource) {
+        this(source, metadata, decode, ownsSource, null);
+    }
+
+    private LanceFileReader(RandomAccessSource source, LanceFileMetadata metadata, DecodeOptions decode, boolean ownsSource,
+                            V1FileReader legacy) {
         this.source = source;
         this.decode = decode;
         this.ownsSource = ownsSource;
         this.metadata = metadata;
+        this.legacy = legacy;
         this.takes = new TakeLoader(metadata, source);
     }
 
@@ -87,7 +99,35 @@ public final class LanceFileReader implements AutoCloseable {
     }
 
     public static Mono<LanceFileReader> open(RandomAccessSource source, DecodeOptions decode) {
-        return readMetadata(source).map(md -> new LanceFileReader(source, md, decode));
+        return open(source, decode, null);
+    }
+
+    /**
+     * Opens any Lance data file. {@code legacySchema} is the schema a legacy (0.1 / 0.2) file is read with
+     * when it belongs to a dataset (null: its embedded manifest); newer files ignore it. The footer, not the
+     * manifest's file version, decides: old writers recorded wrong versions.
+     */
+    public static Mono<LanceFileReader> open(RandomAccessSource source, DecodeOptions decode, V1Schema legacySchema) {
+        String name = source.name();
+        return source.size().flatMap(size -> {
+            if (size < V1Footer.LENGTH) {
+                return Mono.error(new CorruptFileException(name, 0, "File too small for a Lance footer: " + size + " bytes"));
+            }
+            long tailLen = Math.min(size, TAIL_BYTES);
+            long tailStart = size - tailLen;
+            return Mono.usingWhen(mapEof(name, source.read(tailStart, tailLen)), tail -> {
+                if (V1Footer.isLegacy(tail.segment())) {
+                    return V1FileReader.open(source, size, tail.segment(), legacySchema)
+                            .map(v1 -> new LanceFileReader(source, v1.metadata(), decode, true, v1));
+                }
+                return metadataFromTail(source, size, tail).map(md -> new LanceFileReader(source, md, decode));
+            }, tail -> Mono.fromRunnable(tail::close));
+        });
+    }
+
+    /** The legacy reader of a 0.1 / 0.2 file, null for 2.x files. */
+    public V1FileReader legacy() {
+        return legacy;
     }
 
     /**
@@ -95,7 +135,7 @@ public final class LanceFileReader implements AutoCloseable {
      * source and metadata; closing the copy frees only its own take cache, the source stays with this reader.
      */
     public LanceFileReader withDecode(DecodeOptions other) {
-        return new LanceFileReader(source, metadata, other, false);
+        return new LanceFileReader(source, metadata, other, false, legacy);
     }
 
     /** Reads and parses footer, tables, column metadata and schema. */
@@ -107,29 +147,37 @@ public final class LanceFileReader implements AutoCloseable {
             }
             long tailLen = Math.min(size, TAIL_BYTES);
             long tailStart = size - tailLen;
-            return Mono.usingWhen(mapEof(name, source.read(tailStart, tailLen)), tail -> {
-                Footer footer = guard(name, size - Footer.LENGTH, () -> Footer.parse(name, tail.segment(), size));
-                Buf tailBuf = Buf.of(name, tail);
-                Mono<Long> gbo0 = footer.gboTableStart() >= tailStart
-                        ? Mono.just(tailBuf.u64(footer.gboTableStart() - tailStart))
-                        : Mono.usingWhen(mapEof(name, source.read(footer.gboTableStart(), 8)),
-                                r -> Mono.just(Buf.of(name, r).u64(0)), r -> Mono.fromRunnable(r::close));
-                return gbo0.flatMap(g0 -> {
-                    if (g0 < 0 || g0 > size - Footer.LENGTH) {
-                        return Mono.error(new CorruptFileException(name, footer.gboTableStart(), "Schema buffer position " + g0
-                                + " outside the file"));
-                    }
-                    long start = LanceFileMetadata.metadataStart(footer, g0);
-                    if (start >= tailStart) {
-                        return Mono.fromCallable(() -> guard(name, start, () -> LanceFileMetadata.parse(name, size, footer,
-                                tail.segment().asSlice(start - tailStart), start)));
-                    }
-                    return Mono.usingWhen(mapEof(name, source.read(start, size - start)),
-                            r -> Mono.fromCallable(() -> guard(name, start,
-                                    () -> LanceFileMetadata.parse(name, size, footer, r.segment(), start))),
-                            r -> Mono.fromRunnable(r::close));
-                });
-            }, tail -> Mono.fromRunnable(tail::close));
+            return Mono.usingWhen(mapEof(name, source.read(tailStart, tailLen)), tail -> V1Footer.isLegacy(tail.segment())
+                            ? V1FileReader.open(source, size, tail.segment(), null).map(V1FileReader::metadata)
+                            : metadataFromTail(source, size, tail),
+                    tail -> Mono.fromRunnable(tail::close));
+        });
+    }
+
+    /** Footer, tables, column metadata and schema of a 2.x file whose last bytes {@code tail} holds. */
+    private static Mono<LanceFileMetadata> metadataFromTail(RandomAccessSource source, long size, ByteRange tail) {
+        String name = source.name();
+        long tailStart = size - tail.length();
+        Footer footer = guard(name, size - Footer.LENGTH, () -> Footer.parse(name, tail.segment(), size));
+        Buf tailBuf = Buf.of(name, tail);
+        Mono<Long> gbo0 = footer.gboTableStart() >= tailStart
+                ? Mono.just(tailBuf.u64(footer.gboTableStart() - tailStart))
+                : Mono.usingWhen(mapEof(name, source.read(footer.gboTableStart(), 8)),
+                        r -> Mono.just(Buf.of(name, r).u64(0)), r -> Mono.fromRunnable(r::close));
+        return gbo0.flatMap(g0 -> {
+            if (g0 < 0 || g0 > size - Footer.LENGTH) {
+                return Mono.error(new CorruptFileException(name, footer.gboTableStart(), "Schema buffer position " + g0
+                        + " outside the file"));
+            }
+            long start = LanceFileMetadata.metadataStart(footer, g0);
+            if (start >= tailStart) {
+                return Mono.fromCallable(() -> guard(name, start, () -> LanceFileMetadata.parse(name, size, footer,
+                        tail.segment().asSlice(start - tailStart), start)));
+            }
+            return Mono.usingWhen(mapEof(name, source.read(start, size - start)),
+                    r -> Mono.fromCallable(() -> guard(name, start,
+                            () -> LanceFileMetadata.parse(name, size, footer, r.segment(), start))),
+                    r -> Mono.fromRunnable(r::close));
         });
     }
 
@@ -241,6 +289,9 @@ public final class LanceFileReader implements AutoCloseable {
         if (end <= start) {
             return Flux.empty();
         }
+        if (legacy != null) {
+            return legacy.scan(fields, start, end, options.batchSize(), allocator);
+        }
         return Flux.defer(() -> scan(fields, start, end, options.batchSize(), options.readAhead(), allocator));
     }
 
@@ -331,6 +382,9 @@ public final class LanceFileReader implements AutoCloseable {
             } else {
                 ranges.add(new long[] {i, i + 1});
             }
+        }
+        if (legacy != null) {
+            return legacy.take(fields, indices, allocator);
         }
         return Mono.defer(() -> {
             PageCache cache = new PageCache();

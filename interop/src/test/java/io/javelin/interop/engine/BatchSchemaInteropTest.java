@@ -63,7 +63,8 @@ public class BatchSchemaInteropTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"types_v2_2", "encodings_v2_0", "encodings_v2_1", "encodings_v2_2", "versions_deletes"})
+    @ValueSource(strings = {"types_v2_0", "types_v2_1", "types_v2_2", "encodings_v2_0", "encodings_v2_1", "encodings_v2_2", "versions_deletes",
+            "indexed"})
     void goldenBatchesHaveLanceCoresSchemaAndValues(String name) throws Exception {
         assertSameAsLanceCore(GoldenExportInteropTest.copy(name, dir).toString());
     }
