@@ -39,6 +39,9 @@ final class JsonbFunctions {
         return new FilterEvaluationException(c.name() + ": " + e.getMessage());
     }
 
+    /** Per-thread scratch for kernels that run row by row inside another kernel (bound nodes are shared by threads). */
+    private static final ThreadLocal<Doc> SCRATCH = ThreadLocal.withInitial(Doc::new);
+
     /** Scratch holding one row's document. */
     private static final class Doc {
         byte[] buf = new byte[256];
@@ -70,9 +73,8 @@ final class JsonbFunctions {
     }
 
     private static Predicate.Node bytes(Expr.Call c, List<Predicate.Node> a, ValueType type, JsonbPath p, Found<byte[]> fn) {
-        Doc doc = new Doc();
         return Strict.bytes(type, List.of(a.getFirst()), (v, i, out) -> {
-            byte[] r = apply(c, Strict.str(v, 0), i, doc, p, fn);
+            byte[] r = apply(c, Strict.str(v, 0), i, SCRATCH.get(), p, fn);
             if (r == null) {
                 return false;
             }
@@ -102,8 +104,8 @@ final class JsonbFunctions {
     private static Predicate.Node number(Expr.Call c, List<Predicate.Node> a, Binding b, boolean integer) {
         JsonbPath p = path(c, a, b, false);
         Predicate.Node in = a.getFirst();
-        Doc doc = new Doc();
         return Nodes.of(integer ? ValueType.INT : ValueType.FLOAT, (batch, rows) -> {
+            Doc doc = new Doc();
             Values.Bytes s = (Values.Bytes) in.eval(batch, rows);
             long[] valid = new long[Bits.words(rows)];
             long[] longs = integer ? new long[rows] : null;
@@ -164,8 +166,8 @@ final class JsonbFunctions {
 
     /** A boolean kernel; {@code absent} is the answer when the path finds nothing (null = NULL). */
     private static Predicate.Node bools(Expr.Call c, Predicate.Node in, JsonbPath p, Boolean absent, Found<Boolean> fn) {
-        Doc doc = new Doc();
         return Nodes.of(ValueType.BOOL, (batch, rows) -> {
+            Doc doc = new Doc();
             Values.Bytes s = (Values.Bytes) in.eval(batch, rows);
             long[] valid = new long[Bits.words(rows)];
             long[] value = new long[Bits.words(rows)];
@@ -191,8 +193,8 @@ final class JsonbFunctions {
     static Predicate.Node arrayLength(Expr.Call c, List<Predicate.Node> a, Binding b) {
         JsonbPath p = path(c, a, b, true);
         Predicate.Node in = a.getFirst();
-        Doc doc = new Doc();
         return Nodes.of(ValueType.INT, (batch, rows) -> {
+            Doc doc = new Doc();
             Values.Bytes s = (Values.Bytes) in.eval(batch, rows);
             long[] valid = new long[Bits.words(rows)];
             long[] out = new long[rows];
@@ -200,7 +202,7 @@ final class JsonbFunctions {
                 if (!s.isValid(i)) {
                     continue;
                 }
-                Integer n = apply(c, s, i, doc, p, (d, ref) -> Jsonb.isArray(d, ref) ? Jsonb.count(d, ref) : null);
+                Integer n = apply(c, s, i, doc, p, (d, ref) -> Jsonb.isArray(d, ref) ? Jsonb.count(d, ref) : 0);
                 if (n != null) {
                     out[i] = n;
                     Bits.set(valid, i);
