@@ -24,8 +24,8 @@ import org.apache.arrow.vector.types.pojo.Schema;
 /**
  * JSON columns as Lance keeps them (spec 001 "JSON Support"): stored as JSONB in a large-binary column with
  * the {@code lance.json} extension, handed to users as JSON text (Utf8 with {@code arrow.json}), as lance-core
- * 7.0.0's scans do. Writes take JSON text columns marked {@code arrow.json} (or {@code lance.json}) and store
- * them as JSONB. Top-level columns only: JSON nested in structs or lists is kept as it is.
+ * 7.0.0's scans do. Writes take JSON text columns marked {@code arrow.json} and store them as JSONB (a Utf8
+ * column marked {@code lance.json} stays text, as lance-core keeps it). Top-level columns only: JSON nested in structs or lists is kept as it is.
  */
 public final class JsonColumns {
 
@@ -44,7 +44,7 @@ public final class JsonColumns {
     static boolean isJsonText(Field f) {
         String ext = metadata(f).get(EXTENSION);
         return (f.getType() instanceof ArrowType.Utf8 || f.getType() instanceof ArrowType.LargeUtf8)
-                && (ARROW_JSON.equals(ext) || LANCE_JSON.equals(ext));
+                && ARROW_JSON.equals(ext);
     }
 
     private static Map<String, String> metadata(Field f) {

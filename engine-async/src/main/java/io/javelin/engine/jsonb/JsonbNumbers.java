@@ -211,15 +211,15 @@ public final class JsonbNumbers {
     /** A one-digit decimal (as digits, "10" meaning one at the next exponent) that round-trips, or null. */
     private static String oneDigit(double a, String two, int exp) {
         int first = two.charAt(0) - '0';
+        BigDecimal exact = new BigDecimal(a);
         String best = null;
-        double bestDistance = Double.MAX_VALUE;
-        double exact = Double.parseDouble(two.charAt(0) + "." + two.charAt(1) + "E" + exp);
+        BigDecimal bestDistance = null;
         for (int c : new int[] {first, first + 1}) {
             String text = c + "E" + exp;
             if (c >= 1 && Double.parseDouble(text) == a) {
-                double distance = Math.abs(Double.parseDouble(text) - exact);
-                if (distance < bestDistance) {
-                    best = c == 10 ? "10" : String.valueOf(c);
+                BigDecimal distance = new BigDecimal(text).subtract(exact).abs();
+                if (bestDistance == null || distance.compareTo(bestDistance) < 0) {
+                    best = String.valueOf(c);
                     bestDistance = distance;
                 }
             }
