@@ -79,7 +79,7 @@ public final class Jsonb {
         }
         int type = entry >>> 28 & 7;
         int length = entry & LENGTH_MASK;
-        if (type > EXTENSION || payload + length > end) {
+        if (type > EXTENSION || payload + length > end || payload + length < payload) {
             throw corrupt("entry of type " + type + " and length " + length + " at " + payload);
         }
         return ref(type, payload, length);
@@ -97,9 +97,23 @@ public final class Jsonb {
         return ref != ABSENT && type(ref) == CONTAINER && (header(b, ref) & TYPE_MASK) == OBJECT_TAG;
     }
 
-    /** Members of an array or object. */
+    /** Members of an array or object (their entries must fit in the container). */
     public static int count(byte[] b, long ref) {
-        return header(b, ref) & COUNT_MASK;
+        int header = header(b, ref);
+        int n = header & COUNT_MASK;
+        long entries = (header & TYPE_MASK) == OBJECT_TAG ? 2L * n : n;
+        if (4 + 4 * entries > length(ref)) {
+            throw corrupt("container of " + n + " members in " + length(ref) + " bytes");
+        }
+        return n;
+    }
+
+    private static int advance(int payload, int entry, int end) {
+        int next = payload + (entry & LENGTH_MASK);
+        if (next < payload || next > end) {
+            throw corrupt("payloads past the container's end");
+        }
+        return next;
     }
 
     /** Element {@code index} of an array; absent for other values or out of range. */
@@ -115,7 +129,7 @@ public final class Jsonb {
         int end = at + length(ref);
         int payload = at + 4 + 4 * n;
         for (int k = 0; k < index; k++) {
-            payload += u32(b, at + 4 + 4 * k, end) & LENGTH_MASK;
+            payload = advance(payload, u32(b, at + 4 + 4 * k, end), end);
         }
         return entry(u32(b, at + 4 + 4 * (int) index, end), payload, end);
     }
@@ -133,6 +147,9 @@ public final class Jsonb {
         int found = -1;
         for (int k = 0; k < n; k++) {
             int len = u32(b, at + 4 + 4 * k, end) & LENGTH_MASK;
+            if (keyAt + len > end || keyAt + len < keyAt) {
+                throw corrupt("keys past the container's end");
+            }
             if (found < 0 && len == key.length && keyAt + len <= end && java.util.Arrays.equals(b, keyAt, keyAt + len, key, 0, len)) {
                 found = k;
             }
@@ -143,7 +160,7 @@ public final class Jsonb {
         }
         int payload = keyAt;
         for (int k = 0; k < found; k++) {
-            payload += u32(b, at + 4 + 4 * (n + k), end) & LENGTH_MASK;
+            payload = advance(payload, u32(b, at + 4 + 4 * (n + k), end), end);
         }
         return entry(u32(b, at + 4 + 4 * (n + found), end), payload, end);
     }

@@ -119,7 +119,7 @@ public final class JsonbValues {
 
     /** The value as compact JSON text (serde_json's form: keys in stored order, minimal escapes). */
     public static String toJson(byte[] b, long ref) {
-        StringBuilder sb = new StringBuilder(Math.max(16, Jsonb.length(ref)));
+        StringBuilder sb = new StringBuilder(Math.min(1 << 16, Math.max(16, Jsonb.length(ref))));
         write(b, ref, sb);
         return sb.toString();
     }
@@ -158,6 +158,9 @@ public final class JsonbValues {
             keyStarts[k] = keyAt;
             keyLengths[k] = Jsonb.u32(b, at + 4 + 4 * k, end) & 0x0FFFFFFF;
             keyAt += keyLengths[k];
+            if (keyAt > end || keyAt < 0) {
+                throw Jsonb.corrupt("keys past the container's end");
+            }
         }
         sb.append('{');
         for (int k = 0; k < n; k++) {
