@@ -62,6 +62,14 @@ public final class JsonColumns {
         return isStoredJson(stored) ? relabel(stored, ArrowType.Utf8.INSTANCE, ARROW_JSON) : stored;
     }
 
+    /** The schema a user sees for a stored schema (JSON columns as text). */
+    static Schema userSchema(Schema stored) {
+        if (stored.getFields().stream().noneMatch(JsonColumns::isStoredJson)) {
+            return stored;
+        }
+        return new Schema(stored.getFields().stream().map(JsonColumns::userField).toList(), stored.getCustomMetadata());
+    }
+
     /** The schema to store for a schema a user writes: JSON text columns become JSONB. */
     static Schema storageSchema(Schema given) {
         if (given.getFields().stream().noneMatch(JsonColumns::isJsonText)) {

@@ -118,7 +118,7 @@ final class Writes {
     }
 
     /** JSON text columns of {@code given} encoded as JSONB (the incoming batch is closed whatever happens). */
-    private static Flux<VectorSchemaRoot> jsonb(Flux<VectorSchemaRoot> data, Schema given) {
+    static Flux<VectorSchemaRoot> jsonb(Flux<VectorSchemaRoot> data, Schema given) {
         if (JsonColumns.storageSchema(given) == given) {
             return data;
         }
