@@ -199,6 +199,11 @@ final class FilterData {
 
     /** Writes the rows as a new dataset with lance-core, so both engines read Lance's own files. */
     static void writeWithLance(BufferAllocator alloc, String uri, int rows, long seed, int perFile) throws Exception {
+        writeWithLance(alloc, uri, rows, seed, perFile, org.lance.WriteParams.WriteMode.CREATE, false);
+    }
+
+    static void writeWithLance(BufferAllocator alloc, String uri, int rows, long seed, int perFile,
+                               org.lance.WriteParams.WriteMode mode, boolean stableRowIds) throws Exception {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         try (VectorSchemaRoot root = VectorSchemaRoot.create(SCHEMA, alloc);
              ArrowStreamWriter w = new ArrowStreamWriter(root, null, out)) {
@@ -210,7 +215,8 @@ final class FilterData {
         try (ArrowReader reader = new ArrowStreamReader(new ByteArrayInputStream(out.toByteArray()), alloc);
              ArrowArrayStream stream = ArrowArrayStream.allocateNew(alloc)) {
             Data.exportArrayStream(alloc, reader, stream);
-            org.lance.WriteParams p = new org.lance.WriteParams.Builder().withMaxRowsPerFile(perFile)
+            org.lance.WriteParams p = new org.lance.WriteParams.Builder().withMaxRowsPerFile(perFile).withMode(mode)
+                    .withEnableStableRowIds(stableRowIds)
                     .withDataStorageVersion("2.1").build();
             org.lance.Dataset.create(alloc, stream, uri, p).close();
         }
