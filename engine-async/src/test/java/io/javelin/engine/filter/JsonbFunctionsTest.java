@@ -127,6 +127,7 @@ class JsonbFunctionsTest {
         assertError("json_exists(j, '$.')", 15, "invalid JSON path '$.'");
         assertError("json_get_string(j, i) = 'a'", 19, "needs a constant string key or index as argument 2");
         assertError("j = 'x'", 2, "cannot compare JSON (lance.json) with string");
+        assertError("i + INTERVAL '3 days' > 1", 4, "INTERVAL literals are not supported");
         assertError("lower(j) = 'x'", 6, "lower needs a string as argument 1, not JSON (lance.json)");
     }
 

@@ -60,7 +60,10 @@ class FilterDifferentialInteropTest {
             "json_extract(jb, NULL) IS NULL", "json_get_int(jb, 'n') = 7 AND json_get_float(jb, 'x') > 2",
             "json_get_string(jb, 'u') = 'tab\t'", "json_extract(jb, '$.u') = '\"sl/\"'", "json_extract(jb, '$.u') = '\"q\\\"x\"'",
             "json_extract(jb, '$.arr[*]') IS NULL", "json_exists(jb, '$.*')", "json_extract(jb, '$.arr[-1]') IS NULL",
-            "json_get_string(jb, '+0') IS NOT NULL", "json_get_int(jb, '00') = 3", "json_get_intt(jb, 'n') = 1");
+            "json_get_string(jb, '+0') IS NOT NULL", "json_get_int(jb, '00') = 3", "json_get_intt(jb, 'n') = 1",
+            "d + INTERVAL '3 days' > DATE '2020-01-01'", "t - INTERVAL '1 hour' > TIMESTAMP '2020-01-01 00:00:00'",
+            "d + INTERVAL '1' MONTH > DATE '2020-01-01'", "_row_created_at_version = 1", "_row_last_updated_at_version = 1",
+            "_row_created_at_version + 1 = 2 AND i > 3");
 
     /**
      * Filters lance-core 7.0.0 answers that Javelin refuses on purpose (JSON paths that can select several values:
