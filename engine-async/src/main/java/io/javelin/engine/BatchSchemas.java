@@ -31,6 +31,7 @@ public final class BatchSchemas {
      * own fields, with Arrow Java's placeholder child names replaced.
      */
     public static VectorSchemaRoot conform(VectorSchemaRoot batch, Schema table) {
+        batch = JsonColumns.toText(batch, table);
         Schema labelled = conform(batch.getSchema(), table);
         if (labelled.equals(batch.getSchema())) {
             return batch;
@@ -42,7 +43,8 @@ public final class BatchSchemas {
     public static Schema conform(Schema actual, Schema table) {
         List<Field> out = new ArrayList<>(actual.getFields().size());
         for (Field f : actual.getFields()) {
-            out.add(conform(f, table == null ? null : find(table.getFields(), f.getName())));
+            Field t = table == null ? null : find(table.getFields(), f.getName());
+            out.add(t != null && JsonColumns.isStoredJson(t) && f.getType().equals(t.getType()) ? JsonColumns.userField(t) : conform(f, t));
         }
         return new Schema(out, actual.getCustomMetadata());
     }

@@ -77,8 +77,9 @@ final class Compaction {
                 .collectList()
                 .map(parts -> new long[][] {concat(parts, 0), concat(parts, 1), concat(parts, 2)});
         List<Long> ids = group.stream().map(FragmentInfo::id).toList();
-        Flux<org.apache.arrow.vector.VectorSchemaRoot> rows = io.javelin.engine.maintenance.CompactionProgress.observe(
-                ds.scanner().fragments(ids).batchSize(o.maxRowsPerGroup()).scan(alloc));
+        // scans hand JSON columns out as text; they are stored as JSONB again
+        Flux<org.apache.arrow.vector.VectorSchemaRoot> rows = Writes.jsonb(io.javelin.engine.maintenance.CompactionProgress.observe(
+                ds.scanner().fragments(ids).batchSize(o.maxRowsPerGroup()).scan(alloc)), JsonColumns.userSchema(ds.schema()));
         return lineage.flatMap(lin -> Writes.writeFiles(ds.handle(), rows, ds.schema(), ds.lanceSchema(), fv, o.targetRowsPerFragment())
                 .collectList()
                 .map(written -> {

@@ -392,6 +392,11 @@ final class Scan {
             if (pred.rowColumns().contains(Batches.ROW_ADDR)) {
                 extra.add(Batches.rowAddresses(Batches.ROW_ADDR, fragId, offsets, allocator));
             }
+            for (String c : pred.rowColumns()) {
+                if (RowVersionColumns.NAMES.contains(c)) {
+                    extra.add(RowVersionColumns.vector(c, ds, fragId, offsets, allocator));
+                }
+            }
             List<FieldVector> all = new ArrayList<>(b.getFieldVectors());
             all.addAll(extra);
             return pred.evaluate(new VectorSchemaRoot(all.stream().map(FieldVector::getField).toList(), all, b.getRowCount()));

@@ -41,8 +41,10 @@ final class Writes {
                 .onErrorResume(VersionNotFoundException.class, e -> Mono.just(Optional.empty()));
     }
 
-    static Mono<Snapshot> write(Dataset.Handle h, Flux<VectorSchemaRoot> data, Schema given, WriteParams params) {
-        Schema schema = BatchSchemas.withItemNames(given); // files and manifest never record Arrow Java's $data$
+    static Mono<Snapshot> write(Dataset.Handle h, Flux<VectorSchemaRoot> input, Schema given, WriteParams params) {
+        // files and manifest never record Arrow Java's $data$; JSON text columns are stored as JSONB
+        Schema schema = JsonColumns.storageSchema(BatchSchemas.withItemNames(given));
+        Flux<VectorSchemaRoot> data = jsonb(input, given);
         return latest(h).flatMap(cur -> {
             WriteMode mode = params.mode();
             if (mode == WriteMode.CREATE && cur.isPresent()) {
@@ -75,9 +77,10 @@ final class Writes {
         return h.commits.commit(txn).flatMap(r -> h.table.snapshotOf(r.manifest()));
     }
 
-    static Mono<List<FragmentMetadata>> writeFragments(Dataset.Handle h, Flux<VectorSchemaRoot> data, Schema given,
+    static Mono<List<FragmentMetadata>> writeFragments(Dataset.Handle h, Flux<VectorSchemaRoot> input, Schema given,
                                                        WriteParams params) {
-        Schema schema = BatchSchemas.withItemNames(given);
+        Schema schema = JsonColumns.storageSchema(BatchSchemas.withItemNames(given));
+        Flux<VectorSchemaRoot> data = jsonb(input, given);
         return latest(h).flatMap(cur -> {
             LanceSchema lance = cur.isPresent() && params.mode() == WriteMode.APPEND ? cur.get().schema() : ArrowSchemas.fromArrow(schema);
             if (cur.isPresent() && params.mode() == WriteMode.APPEND) {
@@ -89,7 +92,7 @@ final class Writes {
     }
 
     static Mono<Snapshot> commitFragments(Dataset.Handle h, WriteMode mode, List<FragmentMetadata> fragments, Schema given) {
-        Schema schema = BatchSchemas.withItemNames(given);
+        Schema schema = JsonColumns.storageSchema(BatchSchemas.withItemNames(given));
         List<DataFragment> frags = fragments.stream().map(FragmentMetadata::fragment).toList();
         return latest(h).flatMap(cur -> {
             long readVersion = cur.map(Snapshot::version).orElse(0L);
@@ -110,6 +113,21 @@ final class Writes {
                 }
             };
             return commit(h, txn);
+        });
+    }
+
+    /** JSON text columns of {@code given} encoded as JSONB (the incoming batch is closed whatever happens). */
+    static Flux<VectorSchemaRoot> jsonb(Flux<VectorSchemaRoot> data, Schema given) {
+        if (JsonColumns.storageSchema(given) == given) {
+            return data;
+        }
+        return data.map(b -> {
+            try {
+                return JsonColumns.toJsonb(b, given);
+            } catch (RuntimeException e) {
+                b.close();
+                throw e;
+            }
         });
     }
 

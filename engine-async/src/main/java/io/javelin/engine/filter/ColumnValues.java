@@ -34,13 +34,17 @@ final class ColumnValues {
             case ArrowType.Timestamp ts -> ValueType.timestamp(unitNanos(ts.getUnit()));
             case ArrowType.Utf8 u -> ValueType.STRING;
             case ArrowType.LargeUtf8 u -> ValueType.STRING;
-            case ArrowType.Binary b -> ValueType.BINARY;
-            case ArrowType.LargeBinary b -> ValueType.BINARY;
+            case ArrowType.Binary b -> isLanceJson(field) ? ValueType.JSONB : ValueType.BINARY;
+            case ArrowType.LargeBinary b -> isLanceJson(field) ? ValueType.JSONB : ValueType.BINARY;
             case ArrowType.List l -> listOf(field);
             case ArrowType.LargeList l -> listOf(field);
             case ArrowType.FixedSizeList l -> listOf(field);
             default -> null;
         };
+    }
+
+    static boolean isLanceJson(Field field) {
+        return field.getMetadata() != null && "lance.json".equals(field.getMetadata().get("ARROW:extension:name"));
     }
 
     private static ValueType listOf(Field field) {

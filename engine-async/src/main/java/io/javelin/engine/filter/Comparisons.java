@@ -38,6 +38,11 @@ final class Comparisons {
         if (lt.kind() == ValueType.Kind.LIST && rt.kind() == ValueType.Kind.LIST) {
             return listEquality(op, l, r, at, errors);
         }
+        if (lt.isJsonb() != rt.isJsonb()) {
+            // Lance refuses to turn a literal into JSONB; compare a json_get_* result instead
+            throw errors.error(at, "cannot compare " + lt.description() + " with " + rt.description()
+                    + "; use json_get_string/json_get_int/json_extract to compare a JSON value");
+        }
         OrderFactory order = orderFor(lt, rt);
         if (order == null) {
             throw errors.error(at, "cannot compare " + lt.description() + " with " + rt.description());

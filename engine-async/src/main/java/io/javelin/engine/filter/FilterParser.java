@@ -268,6 +268,13 @@ public final class FilterParser {
                 expect(Token.Kind.RPAREN, "expected ')' to close CAST");
                 return new Expr.Cast(operand, type, t.position());
             }
+            case "INTERVAL":
+                if (peek().kind() == Token.Kind.STRING) {
+                    // a deliberate rejection: lance-core 7.0.0's planner refuses INTERVAL too
+                    throw error(t, "INTERVAL literals are not supported (Lance rejects them as well); "
+                            + "compare with a DATE or TIMESTAMP literal instead");
+                }
+                break;
             case "DATE", "TIMESTAMP", "DECIMAL":
                 if (peek().kind() == Token.Kind.STRING || peek().kind() == Token.Kind.LPAREN) {
                     i--; // re-read the type name

@@ -4,11 +4,10 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 /**
- * JSON functions (spec 001 "JSON Support") over JSON text: Utf8 columns, including {@code arrow.json} ones.
- * Paths ({@code $.a.b[0]}) and keys must be constants. Lance itself stores {@code lance.json} columns as
- * JSONB and accepts only those; reading JSON text here is a Javelin extension, and JSONB columns are not
- * readable yet. Conversions follow the spec's strict rules: {@code json_get_int} truncates numbers, parses
- * numeric strings and maps booleans to 1/0; what cannot convert is NULL.
+ * JSON functions (spec 001 "JSON Support"). Over Lance's JSONB {@code lance.json} columns they are
+ * {@link JsonbFunctions}, with lance-core's results; over JSON text (Utf8 columns, a Javelin extension: Lance
+ * accepts only JSONB) they are evaluated here on the text, where what cannot convert is NULL rather than an
+ * error. Paths ({@code $.a.b[0]}) and keys must be constants.
  */
 final class JsonFunctions {
 
@@ -16,23 +15,37 @@ final class JsonFunctions {
     }
 
     static void register(Functions.Registry r) {
-        r.add("json_extract", 2, 2, (c, a, b) -> text(c, a, b, true, false));
-        r.add("json_get", 2, 2, (c, a, b) -> text(c, a, b, false, false));
-        r.add("json_get_string", 2, 2, (c, a, b) -> text(c, a, b, false, true));
-        r.add("json_get_int", 2, 2, (c, a, b) -> number(c, a, b, true));
-        r.add("json_get_float", 2, 2, (c, a, b) -> number(c, a, b, false));
-        r.add("json_get_bool", 2, 2, JsonFunctions::bool);
-        r.add("json_exists", 2, 2, JsonFunctions::exists);
-        r.add("json_array_contains", 3, 3, JsonFunctions::arrayContains);
-        r.add("json_array_length", 2, 2, JsonFunctions::arrayLength);
+        r.add("json_extract", 2, 2, either(JsonbFunctions::extract, (c, a, b) -> text(c, a, b, true, false)));
+        r.add("json_get", 2, 2, either(JsonbFunctions::get, (c, a, b) -> text(c, a, b, false, false)));
+        r.add("json_get_string", 2, 2, either(JsonbFunctions::getString, (c, a, b) -> text(c, a, b, false, true)));
+        r.add("json_get_int", 2, 2, either(JsonbFunctions::getInt, (c, a, b) -> number(c, a, b, true)));
+        r.add("json_get_float", 2, 2, either(JsonbFunctions::getFloat, (c, a, b) -> number(c, a, b, false)));
+        r.add("json_get_bool", 2, 2, either(JsonbFunctions::getBool, JsonFunctions::bool));
+        r.add("json_exists", 2, 2, either(JsonbFunctions::exists, JsonFunctions::exists));
+        r.add("json_array_contains", 3, 3, either(JsonbFunctions::arrayContains, JsonFunctions::arrayContains));
+        r.add("json_array_length", 2, 2, either(JsonbFunctions::arrayLength, JsonFunctions::arrayLength));
+    }
+
+    /**
+     * JSONB ({@code lance.json}) arguments go to {@link JsonbFunctions}, JSON text to this class; a NULL path,
+     * key or value makes the result NULL, as in Lance.
+     */
+    private static Functions.FunctionBinder either(Functions.FunctionBinder jsonb, Functions.FunctionBinder text) {
+        return (c, a, b) -> {
+            for (int k = 1; k < a.size(); k++) {
+                if (a.get(k).type().isNull()) {
+                    return Nodes.nul();
+                }
+            }
+            if (a.getFirst().type().isJsonb()) {
+                return jsonb.bind(c, a, b);
+            }
+            Functions.require(c, a, 0, b, "a JSON (lance.json) column or JSON text", ValueType.Kind.STRING);
+            return text.bind(c, a, b);
+        };
     }
 
     private static List<JsonText.Step> steps(Expr.Call c, List<Predicate.Node> a, Binding b, boolean jsonPath) {
-        if (a.getFirst().type().kind() == ValueType.Kind.BINARY) {
-            throw b.error(c.args().getFirst(), c.name() + ": JSONB (lance.json) columns are not readable yet; "
-                    + "Javelin's JSON functions read JSON text columns");
-        }
-        Functions.requireString(c, a, 0, b);
         String path = Functions.constantString(c, a, 1, b, jsonPath ? "JSON path" : "key or index");
         try {
             return JsonText.path(path, jsonPath);

@@ -31,7 +31,8 @@ import org.apache.arrow.vector.types.pojo.Schema;
 public final class Predicate {
 
     /** The special columns a filter may read although no schema has them; the scan supplies them per batch. */
-    public static final Set<String> ROW_COLUMNS = Set.of("_rowid", "_rowaddr");
+    public static final Set<String> ROW_COLUMNS = Set.of("_rowid", "_rowaddr", "_row_created_at_version",
+            "_row_last_updated_at_version");
 
     private final String source;
     private final Node root;

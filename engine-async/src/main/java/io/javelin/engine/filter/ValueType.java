@@ -16,6 +16,8 @@ record ValueType(Kind kind, long unitNanos, int scale, String description, Value
     static final ValueType DATE = new ValueType(Kind.DATE, 0, 0, "date", null);
     static final ValueType STRING = new ValueType(Kind.STRING, 0, 0, "string", null);
     static final ValueType BINARY = new ValueType(Kind.BINARY, 0, 0, "binary", null);
+    /** Lance's JSON column: JSONB bytes in a binary column with the {@code lance.json} extension. */
+    static final ValueType JSONB = new ValueType(Kind.BINARY, 0, 0, "JSON (lance.json)", null);
 
     static ValueType timestamp(long unitNanos) {
         return new ValueType(Kind.TIMESTAMP, unitNanos, 0, "timestamp", null);
@@ -39,6 +41,10 @@ record ValueType(Kind kind, long unitNanos, int scale, String description, Value
 
     boolean isBytes() {
         return kind == Kind.STRING || kind == Kind.BINARY;
+    }
+
+    boolean isJsonb() {
+        return equals(JSONB);
     }
 
     boolean isNull() {

@@ -123,6 +123,20 @@ sealed interface Values {
             return offsetWidth == 4 ? offsets.getInt((long) (row + 1) * 4) : offsets.getLong((long) (row + 1) * 8);
         }
 
+        /** Row {@code row}'s bytes copied into {@code dst} (large enough), returning their length. */
+        int copy(int row, byte[] dst) {
+            long s = start(row);
+            int n = (int) (end(row) - s);
+            if (constantValue != null) {
+                System.arraycopy(constantValue, 0, dst, 0, n);
+            } else if (heapData != null) {
+                System.arraycopy(heapData, (int) s, dst, 0, n);
+            } else {
+                data.getBytes(s, dst, 0, n);
+            }
+            return n;
+        }
+
         byte byteAt(long pos) {
             if (constantValue != null) {
                 return constantValue[(int) pos];

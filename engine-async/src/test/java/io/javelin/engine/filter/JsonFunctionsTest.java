@@ -116,7 +116,7 @@ class JsonFunctionsTest {
         assertThatThrownBy(() -> rows("json_exists(js, 'user')")).isInstanceOf(FilterParseException.class)
                 .hasMessageContaining("invalid JSON path 'user'").extracting(e -> ((FilterParseException) e).position())
                 .isEqualTo(16);
-        assertThatThrownBy(() -> rows("json_get_int(blob, 'a') = 1")).hasMessageContaining("JSONB (lance.json)");
+        assertThatThrownBy(() -> rows("json_get_int(blob, 'a') = 1")).hasMessageContaining("needs a JSON (lance.json) column or JSON text as argument 1, not binary");
         assertThatThrownBy(() -> rows("json_get_int(js) = 1")).hasMessageContaining("takes 2 arguments, got 1");
     }
 }

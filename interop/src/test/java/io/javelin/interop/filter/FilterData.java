@@ -53,7 +53,9 @@ final class FilterData {
             new Field("st", FieldType.nullable(ArrowType.Struct.INSTANCE), List.of(
                     nullable("x", new ArrowType.Int(32, true)),
                     nullable("y", ArrowType.Utf8.INSTANCE))),
-            nullable("js", ArrowType.Utf8.INSTANCE)));
+            nullable("js", ArrowType.Utf8.INSTANCE),
+            new Field("jb", new FieldType(true, ArrowType.Utf8.INSTANCE, null,
+                    java.util.Map.of("ARROW:extension:name", "arrow.json")), null)));
 
     private FilterData() {
     }
@@ -78,6 +80,7 @@ final class FilterData {
         ListVector nums = (ListVector) root.getVector("nums");
         StructVector st = (StructVector) root.getVector("st");
         VarCharVector js = (VarCharVector) root.getVector("js");
+        VarCharVector jb = (VarCharVector) root.getVector("jb");
         VarCharVector tagItems = (VarCharVector) tags.getDataVector();
         BigIntVector numItems = (BigIntVector) nums.getDataVector();
         IntVector sx = (IntVector) st.getChild("x");
@@ -131,6 +134,7 @@ final class FilterData {
                 setOrNull(r, () -> sy.setSafe(row, utf8(word(r))), () -> sy.setNull(row));
             }
             setOrNull(r, () -> js.setSafe(row, utf8(json(r))), () -> js.setNull(row));
+            setOrNull(r, () -> jb.setSafe(row, utf8(json(r))), () -> jb.setNull(row));
         }
         tagItems.setValueCount(tagAt);
         numItems.setValueCount(numAt);
@@ -142,8 +146,16 @@ final class FilterData {
     }
 
     private static String json(Random r) {
+        if (r.nextInt(20) == 0) {
+            return new String[] {"[3,\"x\",true]", "[1.5,[1,2]]", "\"str\"", "42", "null", "[]", " { } "}[r.nextInt(7)];
+        }
         StringBuilder sb = new StringBuilder("{");
-        sb.append("\"n\":").append(r.nextInt(10));
+        sb.append("\"n\":").append(switch (r.nextInt(8)) {
+            case 0 -> "\"" + r.nextInt(10) + "\"";
+            case 1 -> (r.nextInt(200) - 100) / 10.0;
+            case 2 -> "null";
+            default -> String.valueOf(r.nextInt(10));
+        });
         if (r.nextBoolean()) {
             sb.append(",\"name\":\"").append(TAGS[r.nextInt(TAGS.length)]).append('"');
         }
@@ -151,7 +163,7 @@ final class FilterData {
             sb.append(",\"x\":").append(r.nextInt(100) / 10.0);
         }
         if (r.nextBoolean()) {
-            sb.append(",\"ok\":").append(r.nextBoolean());
+            sb.append(",\"ok\":").append(r.nextInt(5) == 0 ? "\"" + (r.nextBoolean() ? "yes" : "No") + "\"" : r.nextBoolean());
         }
         if (r.nextBoolean()) {
             sb.append(",\"arr\":[");
@@ -162,7 +174,13 @@ final class FilterData {
             sb.append(']');
         }
         if (r.nextBoolean()) {
-            sb.append(",\"o\":{\"k\":").append(r.nextInt(5)).append('}');
+            sb.append(",\"o\":{\"k\":").append(r.nextInt(5)).append(r.nextBoolean() ? ",\"l\":[" + r.nextInt(3) + ",{\"m\":\"" + TAGS[r.nextInt(4)] + "\"}]" : "").append('}');
+        }
+        if (r.nextInt(4) == 0) {
+            sb.append(",\"f\":").append(new String[] {"1e300", "-0.0", "0.1", "1.5e-7", "123456789012345678901", "18446744073709551615", "-9223372036854775808", "2.50", "1E2"}[r.nextInt(9)]);
+        }
+        if (r.nextInt(6) == 0) {
+            sb.append(",\"u\":\"").append(new String[] {"\\u00e4\\n", "tab\\t", "q\\\"x", "\\u0001", "sl\\/"}[r.nextInt(5)]).append('"');
         }
         return sb.append('}').toString();
     }
@@ -181,6 +199,11 @@ final class FilterData {
 
     /** Writes the rows as a new dataset with lance-core, so both engines read Lance's own files. */
     static void writeWithLance(BufferAllocator alloc, String uri, int rows, long seed, int perFile) throws Exception {
+        writeWithLance(alloc, uri, rows, seed, perFile, org.lance.WriteParams.WriteMode.CREATE, false);
+    }
+
+    static void writeWithLance(BufferAllocator alloc, String uri, int rows, long seed, int perFile,
+                               org.lance.WriteParams.WriteMode mode, boolean stableRowIds) throws Exception {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         try (VectorSchemaRoot root = VectorSchemaRoot.create(SCHEMA, alloc);
              ArrowStreamWriter w = new ArrowStreamWriter(root, null, out)) {
@@ -192,7 +215,8 @@ final class FilterData {
         try (ArrowReader reader = new ArrowStreamReader(new ByteArrayInputStream(out.toByteArray()), alloc);
              ArrowArrayStream stream = ArrowArrayStream.allocateNew(alloc)) {
             Data.exportArrayStream(alloc, reader, stream);
-            org.lance.WriteParams p = new org.lance.WriteParams.Builder().withMaxRowsPerFile(perFile)
+            org.lance.WriteParams p = new org.lance.WriteParams.Builder().withMaxRowsPerFile(perFile).withMode(mode)
+                    .withEnableStableRowIds(stableRowIds)
                     .withDataStorageVersion("2.1").build();
             org.lance.Dataset.create(alloc, stream, uri, p).close();
         }

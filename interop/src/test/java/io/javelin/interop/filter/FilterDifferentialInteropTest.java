@@ -52,7 +52,26 @@ class FilterDifferentialInteropTest {
             "date_part('nanosecond', t) > 3", "date_part('microsecond', t) < 100", "date_trunc('second', t) < t",
             "date_trunc('millisecond', t) = t", "d < current_date", "d > now()", "date_part(d, 'year') = 2020",
             "date_part('fortnight', d) = 1", "tags = ['a']", "nums = [1, 2]", "tags <> ['a', 'b']", "tags = []",
-            "array_has_anyy(tags, ['a'])", "s || 1 = 'apple1'", "'x' || i = 'x-3'", "s || b IS NULL");
+            "array_has_anyy(tags, ['a'])", "s || 1 = 'apple1'", "'x' || i = 'x-3'", "s || b IS NULL",
+            "json_get_int(jb, 'name') > 0", "json_get_string(jb, 'o') IS NULL", "json_get_bool(jb, 'n')", "json_get_int(jb) = 1",
+            "json_get_int(i, 'n') = 1", "lower(jb) = 'x'", "jb IS NULL", "jb IS NOT NULL", "jb = 'x'", "json_extract(jb, '$[''x'']') IS NULL",
+            "json_extract(jb, '$.') IS NULL", "json_array_length(jb, '$.name') IS NULL", "json_array_length(jb, '$.o') = 0",
+            "json_array_length(jb, '$.o') IS NULL", "json_get(jb, 'n') IS NULL", "json_get_string(jb, NULL) IS NULL",
+            "json_extract(jb, NULL) IS NULL", "json_get_int(jb, 'n') = 7 AND json_get_float(jb, 'x') > 2",
+            "json_get_string(jb, 'u') = 'tab\t'", "json_extract(jb, '$.u') = '\"sl/\"'", "json_extract(jb, '$.u') = '\"q\\\"x\"'",
+            "json_extract(jb, '$.arr[*]') IS NULL", "json_exists(jb, '$.*')", "json_extract(jb, '$.arr[-1]') IS NULL",
+            "json_get_string(jb, '+0') IS NOT NULL", "json_get_int(jb, '00') = 3", "json_get_intt(jb, 'n') = 1",
+            "d + INTERVAL '3 days' > DATE '2020-01-01'", "t - INTERVAL '1 hour' > TIMESTAMP '2020-01-01 00:00:00'",
+            "d + INTERVAL '1' MONTH > DATE '2020-01-01'", "_row_created_at_version = 1", "_row_last_updated_at_version = 1",
+            "_row_created_at_version + 1 = 2 AND i > 3");
+
+    /**
+     * Filters lance-core 7.0.0 answers that Javelin refuses on purpose (JSON paths that can select several values:
+     * lance-core's answers for them follow no documented rule), each with the reason.
+     */
+    static final java.util.Map<String, String> JAVELIN_REJECTS = java.util.Map.of(
+            "json_extract(jb, '$.arr[*]') IS NULL", "wildcard JSON paths select several values",
+            "json_exists(jb, '$.*')", "wildcard JSON paths select several values");
 
     /**
      * Valid filters lance-core 7.0.0 fails on with an internal error, where Javelin answers (checked by
@@ -144,6 +163,9 @@ class FilterDifferentialInteropTest {
                     + head(onlyLance) + " only javelin " + head(onlyJavelin);
         }
         if (l instanceof Outcome.Rejected && j instanceof Outcome.Rows && LANCE_CORE_BUGS.containsKey(filter)) {
+            return null;
+        }
+        if (l instanceof Outcome.Rows && j instanceof Outcome.Rejected && JAVELIN_REJECTS.containsKey(filter)) {
             return null;
         }
         if (l instanceof Outcome.Rejected && j instanceof Outcome.Rejected) {

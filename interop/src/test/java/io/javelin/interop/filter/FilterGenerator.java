@@ -49,7 +49,8 @@ final class FilterGenerator {
         return switch (k) {
             case 0, 1, 2 -> stringPredicate(depth);
             case 3, 4 -> numericPredicate(depth);
-            case 5, 6 -> listPredicate();
+            case 5 -> listPredicate();
+            case 6 -> r.nextBoolean() ? listPredicate() : jsonPredicate();
             case 7 -> r.nextInt(3) == 0 ? (r.nextBoolean() ? "bo" : "bo = " + r.nextBoolean()) : temporalPredicate();
             case 8 -> "(" + stringExpr(depth + 1) + ") IS " + (r.nextBoolean() ? "" : "NOT ") + "NULL";
             case 9 -> numExpr(depth + 1) + " IS " + (r.nextBoolean() ? "" : "NOT ") + "NULL";
@@ -158,6 +159,33 @@ final class FilterGenerator {
                     + pick(OPS) + " DATE '202" + r.nextInt(3) + "-0" + (1 + r.nextInt(9)) + "-01'";
             case 5 -> pick(new String[] {"d < current_date", "t < now()", "d > now()", "t > current_date"});
             default -> "date_part('epoch', t) > " + (1_600_000_000L + r.nextInt(100_000_000));
+        };
+    }
+
+    private static final String[] JSON_PATHS = {"$.o.k", "$.arr[0]", "$.arr[last]", "$.o.l[1].m", "$.f", "$.name", "$.n",
+        "$.u", "$.\"name\"", "$[\"x\"]", "$", "$.o", "$.arr", "$[0]", "$.ok", "$.o.l[last - 1]", "$.nope", "", "name"};
+    private static final String[] JSON_TEXT = {"\"a\"", "\"b\"", "2", "3", "1e+300", "-0.0", "0.1", "1.5e-7", "1.2345678901234568e+20",
+        "18446744073709551615", "-9223372036854775808", "2.5", "100.0", "true", "null", "[]", "{}", "\"x y\"", "\"7\"", "-3.5",
+        "{\"k\":1}", "[\"a\",\"b\"]"};
+
+    /** JSON functions over the lance.json column {@code jb}, on keys whose values always convert. */
+    String jsonPredicate() {
+        return switch (r.nextInt(12)) {
+            case 0 -> "json_get_int(jb, " + quote(pick(new String[] {"n", "0", "x", "f", "nope"})) + ") " + pick(OPS) + " " + (r.nextInt(12) - 3);
+            case 1 -> "json_get_float(jb, " + quote(pick(new String[] {"n", "x", "f", "0"})) + ") " + pick(OPS) + " " + (r.nextInt(100) - 20) / 10.0;
+            case 2 -> "json_get_string(jb, " + quote(pick(new String[] {"name", "n", "x", "u", "ok", "0", "f"})) + ") "
+                    + pick(new String[] {"= 'a'", "= '3'", "= 'true'", "< 'c'", "= '1e+300'", "= '-0.0'", "= '0.1'", "= '1.5e-7'", "IS NULL",
+                        "LIKE '%.%'", "= 'No'", "= '18446744073709551615'", "= '123456789012345680000.0'", "= '1.2345678901234568e+20'"});
+            case 3 -> "json_get_bool(jb, 'ok')" + pick(new String[] {"", " = false", " IS NULL", " IS NOT TRUE"});
+            case 4 -> "json_extract(jb, " + quote(pick(JSON_PATHS)) + ") " + pick(new String[] {"=", "<>", "<"}) + " " + quote(pick(JSON_TEXT));
+            case 5 -> "json_extract(jb, " + quote(pick(JSON_PATHS)) + ") IS " + (r.nextBoolean() ? "" : "NOT ") + "NULL";
+            case 6 -> "json_exists(jb, " + quote(pick(JSON_PATHS)) + ")";
+            case 7 -> "json_array_contains(jb, " + quote(pick(new String[] {"$.arr", "$.o.l", "$", "$.nope", "$.o"})) + ", "
+                    + quote(pick(new String[] {"a", "b", "\"a\"", "1", "0", "x", "3", "true", "{\"m\":\"a\"}"})) + ")";
+            case 8 -> "json_array_length(jb, " + quote(pick(new String[] {"$.arr", "$.o.l", "$", "$.nope", "$[1]"})) + ") " + pick(OPS) + " " + r.nextInt(3);
+            case 9 -> "json_get_int(json_get(jb, 'o'), 'k') " + pick(OPS) + " " + r.nextInt(5);
+            case 10 -> "json_get_string(json_get(json_get(jb, 'o'), 'l'), '0') = " + quote(String.valueOf(r.nextInt(3)));
+            default -> "json_get(jb, " + quote(pick(new String[] {"o", "n", "arr", "0", "nope"})) + ") IS " + (r.nextBoolean() ? "" : "NOT ") + "NULL";
         };
     }
 
