@@ -29,7 +29,7 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * Filter functions side by side (issue #22): the same Lance-written dataset ({@code id}, {@code s} random
  * words, {@code tags list<utf8>} of 0-3 of 32 labels, {@code js} a JSON column: text marked {@code arrow.json},
  * which Lance stores as JSONB {@code lance.json}) scanned by Javelin and lance-core with {@code regexp_match},
- * {@code array_has_any} (before and after a LabelList index) and {@code json_get_int}. Usage: {@code ./bench filters [--rows 10000000] [--reps 3] [--dir DIR] [--out docs/bench]}.
+ * {@code array_has_any} (before and after a LabelList index) and {@code json_get_int}. Usage: {@code ./bench filters [--rows 10000000] [--reps 3] [--warmup 3] [--dir DIR] [--out docs/bench]}.
  */
 public final class FilterSideBySide {
 
@@ -115,6 +115,9 @@ public final class FilterSideBySide {
     record Timing(String engine, String filter, boolean labelList, double seconds, long rows, String error) {
     }
 
+    /** Unmeasured runs of each filter before the measured ones, per engine. */
+    private static int warmup = 3;
+
     public static void main(String[] args) throws Exception {
         long rows = 10_000_000;
         int reps = 3;
@@ -125,6 +128,7 @@ public final class FilterSideBySide {
             switch (args[i]) {
                 case "--rows" -> rows = Long.parseLong(args[++i]);
                 case "--reps" -> reps = Integer.parseInt(args[++i]);
+                case "--warmup" -> warmup = Integer.parseInt(args[++i]);
                 case "--dir" -> dir = Path.of(args[++i]);
                 case "--out" -> out = Path.of(args[++i]);
                 case "--filter" -> {
@@ -153,7 +157,7 @@ public final class FilterSideBySide {
             }
         }
         StringBuilder md = new StringBuilder("# Filter functions side by side\n\n").append(rows)
-                .append(" rows, best of ").append(reps).append(", one JVM; count of matching rows, projection `id`.\n\n")
+                .append(" rows, best of ").append(reps).append(" after ").append(warmup).append(" warm-up runs, one JVM; count of matching rows, projection `id`.\n\n")
                 .append("| filter | LabelList | javelin s | lance-core s | rows |\n|---|---|---|---|---|\n");
         for (String f : filters) {
             for (boolean idx : new boolean[] {false, true}) {
@@ -188,7 +192,7 @@ public final class FilterSideBySide {
                     double best = Double.MAX_VALUE;
                     long n = -1;
                     String error = null;
-                    for (int r = 0; r < reps + 1 && error == null; r++) {
+                    for (int r = 0; r < reps + warmup && error == null; r++) {
                         long t0 = System.nanoTime();
                         try {
                             n = e.scan(List.of("id"), f, 8192).rows();
@@ -197,7 +201,7 @@ public final class FilterSideBySide {
                             error = m.substring(0, Math.min(80, m.length())).replace('|', '/').replace('\n', ' ');
                         }
                         double s = (System.nanoTime() - t0) / 1e9;
-                        if (r > 0) { // the first run warms up
+                        if (r >= warmup) { // the first runs warm up (JIT tiers of a JVM engine; the same count for both)
                             best = Math.min(best, s);
                         }
                     }
