@@ -17,7 +17,6 @@ import io.javelin.objectstore.ObjectStore;
 import io.javelin.objectstore.ObjectStores;
 import io.javelin.tx.version.ManifestNaming;
 import java.nio.file.Path;
-import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
@@ -49,7 +48,6 @@ public final class DirectoryNamespace implements LanceNamespace {
     static final String RESERVED = ".lance-reserved";
     static final String DEREGISTERED = ".lance-deregistered";
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final SecureRandom RANDOM = new SecureRandom();
 
     private final String root;
     private final Map<String, String> storageOptions;
@@ -268,9 +266,8 @@ public final class DirectoryNamespace implements LanceNamespace {
         if (id.parts().size() == 1) {
             return id.name() + ".lance";
         }
-        byte[] b = new byte[4];
-        RANDOM.nextBytes(b);
-        return HexFormat.of().formatHex(b) + "_" + id.joined();
+        // spreads tables over key prefixes; not a secret, so no SecureRandom (it reads /dev/urandom, blocking)
+        return HexFormat.of().toHexDigits(java.util.concurrent.ThreadLocalRandom.current().nextInt()) + "_" + id.joined();
     }
 
     /** Reserves {@code id}: its manifest row (the atomic step) and, for a root table, no V1 directory in the way. */
@@ -431,14 +428,11 @@ public final class DirectoryNamespace implements LanceNamespace {
     }
 
     @Override
-    public Mono<Long> updateTable(ObjectId id, String predicate, Map<String, String> set) {
+    public Mono<UpdateOutcome> updateTable(ObjectId id, String predicate, Map<String, String> set) {
         if (set == null || set.isEmpty()) {
             return Mono.error(NamespaceException.invalid("update needs at least one column to set"));
         }
-        return withTable(id, null, ds -> ds.update(predicate, set).map(r -> {
-            r.dataset().close();
-            return r.rowsUpdated();
-        }));
+        return withTable(id, null, ds -> ds.update(predicate, set).map(r -> new UpdateOutcome(r.rowsUpdated(), versionOf(r.dataset()))));
     }
 
     @Override

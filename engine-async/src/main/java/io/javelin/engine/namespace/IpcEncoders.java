@@ -7,6 +7,7 @@ import java.nio.channels.WritableByteChannel;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorLoader;
+import org.apache.arrow.vector.compression.NoCompressionCodec;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.VectorUnloader;
 import org.apache.arrow.vector.ipc.ArrowFileWriter;
@@ -70,7 +71,7 @@ public final class IpcEncoders {
                     start(b.getSchema());
                 }
                 try (ArrowRecordBatch rb = new VectorUnloader(b).getRecordBatch()) {
-                    new VectorLoader(root).load(rb);
+                    new VectorLoader(root, NoCompressionCodec.Factory.INSTANCE).load(rb);
                 }
                 writer.writeBatch();
                 root.clear();

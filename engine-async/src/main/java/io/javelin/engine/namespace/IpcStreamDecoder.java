@@ -14,6 +14,7 @@ import org.apache.arrow.flatbuf.Message;
 import org.apache.arrow.flatbuf.MessageHeader;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorLoader;
+import org.apache.arrow.vector.compression.NoCompressionCodec;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.VectorUnloader;
 import org.apache.arrow.vector.ipc.ArrowStreamReader;
@@ -149,7 +150,7 @@ public final class IpcStreamDecoder implements AutoCloseable {
     private VectorSchemaRoot copy(VectorSchemaRoot src) {
         VectorSchemaRoot dst = VectorSchemaRoot.create(src.getSchema(), allocator);
         try (ArrowRecordBatch rb = new VectorUnloader(src).getRecordBatch()) {
-            new VectorLoader(dst).load(rb);
+            new VectorLoader(dst, NoCompressionCodec.Factory.INSTANCE).load(rb);
             return dst;
         } catch (RuntimeException e) {
             dst.close();

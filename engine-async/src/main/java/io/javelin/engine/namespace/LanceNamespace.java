@@ -55,8 +55,8 @@ public interface LanceNamespace extends AutoCloseable {
 
     Mono<MergeInsertOutcome> mergeInsertIntoTable(ObjectId id, MergeInsertSpec spec, Flux<VectorSchemaRoot> data, Schema schema);
 
-    /** SQL {@code set} expressions per column for the rows matching {@code predicate} (null: all); rows updated. */
-    Mono<Long> updateTable(ObjectId id, String predicate, Map<String, String> set);
+    /** SQL {@code set} expressions per column for the rows matching {@code predicate} (null: all). */
+    Mono<UpdateOutcome> updateTable(ObjectId id, String predicate, Map<String, String> set);
 
     /** Deletes the rows matching {@code predicate}; the committed version. */
     Mono<Long> deleteFromTable(ObjectId id, String predicate);

@@ -201,7 +201,7 @@ public final class NamespaceServer implements AutoCloseable {
     private Mono<Void> error(HttpServerResponse res, Throwable e, String instance, String op, long start, HttpServerRequest req) {
         NamespaceException ne = NamespaceErrors.map(e, null);
         if (ne.code() == NamespaceErrorCode.INTERNAL) {
-            LOG.warn("{} {} failed: {}", req.method(), instance, e.toString());
+            LOG.warn("{} {} failed: {}", req.method(), instance, e.toString(), e);
         }
         ObjectNode o = RestRouter.obj().put("error", ne.getMessage() == null ? ne.code().name() : ne.getMessage())
                 .put("code", ne.code().code()).put("type", ne.code().name()).put("instance", instance);

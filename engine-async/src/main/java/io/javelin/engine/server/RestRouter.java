@@ -118,7 +118,7 @@ final class RestRouter {
                 yield ns.renameTable(id, target).thenReturn(Reply.json(200, obj()));
             }
             case "update" -> ns.updateTable(id, b.string("predicate"), updates(b))
-                    .map(n -> Reply.json(200, obj().put("updated_rows", n)));
+                    .map(u -> Reply.json(200, obj().put("updated_rows", u.updatedRows()).put("version", u.version())));
             case "delete" -> ns.deleteFromTable(id, b.requiredString("predicate")).map(v -> Reply.json(200, obj().put("version", v)));
             // lance-core 7.0.0's client reads a bare integer here
             case "count_rows" -> ns.countTableRows(id, b.string("predicate"), b.longOrNull("version"))
