@@ -59,8 +59,8 @@ public final class IpcEncoders {
             this.file = file;
         }
 
-        private void start(Schema schema) throws IOException {
-            root = VectorSchemaRoot.create(schema, allocator);
+        private void start(Schema schema, BufferAllocator alloc) throws IOException {
+            root = VectorSchemaRoot.create(schema, alloc);
             writer = file ? new ArrowFileWriter(root, null, sink) : new ArrowStreamWriter(root, null, sink);
             writer.start();
         }
@@ -68,7 +68,8 @@ public final class IpcEncoders {
         byte[] write(VectorSchemaRoot b) {
             try {
                 if (writer == null) {
-                    start(b.getSchema());
+                    // buffers move into the writer's root by reference: it must share the batches' root allocator
+                    start(b.getSchema(), b.getFieldVectors().isEmpty() ? allocator : b.getVector(0).getAllocator());
                 }
                 try (ArrowRecordBatch rb = new VectorUnloader(b).getRecordBatch()) {
                     new VectorLoader(root, NoCompressionCodec.Factory.INSTANCE).load(rb);
@@ -84,7 +85,7 @@ public final class IpcEncoders {
         byte[] end(Schema fallback) {
             try {
                 if (writer == null) {
-                    start(fallback == null ? new Schema(List.of()) : fallback);
+                    start(fallback == null ? new Schema(List.of()) : fallback, allocator);
                 }
                 writer.end();
                 return sink.take();
