@@ -22,10 +22,13 @@ public final class NamespaceErrors {
 
     /** {@code e} as a {@link NamespaceException} ({@code id}: the table or namespace the operation was about). */
     public static NamespaceException map(Throwable e, ObjectId id) {
-        Throwable t = unwrap(e);
-        if (t instanceof NamespaceException ne) {
-            return ne;
+        // a NamespaceException anywhere in the chain (e.g. a bad IPC body under a write's DatasetException) decides
+        for (Throwable c = e; c != null; c = c.getCause() == c ? null : c.getCause()) {
+            if (c instanceof NamespaceException ne) {
+                return ne;
+            }
         }
+        Throwable t = unwrap(e);
         NamespaceErrorCode code = codeOf(t);
         String what = id == null ? "" : " (" + id + ")";
         return new NamespaceException(code, describe(t) + what, t);

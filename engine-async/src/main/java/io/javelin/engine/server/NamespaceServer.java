@@ -50,6 +50,8 @@ public final class NamespaceServer implements AutoCloseable {
     private final AtomicBoolean draining = new AtomicBoolean();
     private final Counter bytesIn;
     private final Counter bytesOut;
+    private final io.netty.channel.group.ChannelGroup connections =
+            new io.netty.channel.group.DefaultChannelGroup(io.netty.util.concurrent.GlobalEventExecutor.INSTANCE);
     private DisposableServer server;
 
     private NamespaceServer(LanceNamespace namespace, ServerOptions options) {
@@ -68,6 +70,7 @@ public final class NamespaceServer implements AutoCloseable {
                 .host(options.host())
                 .port(options.port())
                 .httpRequestDecoder(spec -> spec.maxInitialLineLength(16 * 1024).maxHeaderSize(16 * 1024))
+                .channelGroup(s.connections)
                 .handle(s::handle)
                 .bind()
                 .map(ds -> {
@@ -232,7 +235,9 @@ public final class NamespaceServer implements AutoCloseable {
                             server.dispose();
                         }
                     }))
-                    .then(server == null ? Mono.empty() : server.onDispose());
+                    .then(server == null ? Mono.empty() : server.onDispose())
+                    // idle keep-alive connections would otherwise keep answering
+                    .then(Mono.<Void>create(sink -> connections.close().addListener(f -> sink.success())));
         });
     }
 
@@ -242,6 +247,7 @@ public final class NamespaceServer implements AutoCloseable {
         if (server != null) {
             server.dispose();
         }
+        connections.close();
         registry.close();
         allocator.close();
     }
