@@ -54,6 +54,7 @@ public final class DirectoryNamespace implements LanceNamespace {
     private final ObjectStore store;
     private final BufferAllocator allocator;
     private final ManifestTable manifest;
+    private final java.util.concurrent.ConcurrentHashMap<String, GroupCommitter> committers = new java.util.concurrent.ConcurrentHashMap<>();
 
     private DirectoryNamespace(String root, Map<String, String> storageOptions) {
         this.root = root;
@@ -405,8 +406,16 @@ public final class DirectoryNamespace implements LanceNamespace {
 
     @Override
     public Mono<Long> insertIntoTable(ObjectId id, Flux<VectorSchemaRoot> data, Schema schema, boolean overwrite) {
-        return withTable(id, null, ds -> (overwrite ? ds.overwrite(data, schema, WriteParams.of(WriteMode.OVERWRITE)) : ds.append(data, schema))
-                .map(DirectoryNamespace::versionOf));
+        if (overwrite) {
+            return withTable(id, null, ds -> ds.overwrite(data, schema, WriteParams.of(WriteMode.OVERWRITE)).map(DirectoryNamespace::versionOf));
+        }
+        // data files in parallel, the commit with whatever other appends to this table are waiting
+        return guard(id, locate(id).flatMap(loc -> {
+            String uri = uriOf(loc);
+            return Dataset.open(uri, storageOptions).doOnNext(Dataset::close)
+                    .then(Dataset.writeFragments(uri, storageOptions, data, schema, WriteParams.of(WriteMode.APPEND)))
+                    .flatMap(frags -> committers.computeIfAbsent(uri, u -> new GroupCommitter(u, storageOptions)).append(frags, schema));
+        }));
     }
 
     @Override

@@ -91,6 +91,16 @@ public final class NamespaceServer implements AutoCloseable {
         return registry;
     }
 
+    /** Arrow memory the server holds now for request and response batches (0 when idle). */
+    public long arrowBytesInUse() {
+        return allocator.getAllocatedMemory();
+    }
+
+    /** The most Arrow memory the server has held at once. */
+    public long arrowPeakBytes() {
+        return allocator.getPeakMemoryAllocation();
+    }
+
     /** Requests being served now. */
     public int inFlight() {
         return inFlight.get();
