@@ -39,6 +39,7 @@ public final class IpcStreamDecoder implements AutoCloseable {
     private byte[] buf = new byte[0];
     private int len;
     private boolean started;
+    private boolean fileForm;
     private boolean ended;
     private ArrowStreamReader reader;
 
@@ -69,6 +70,7 @@ public final class IpcStreamDecoder implements AutoCloseable {
                 }
                 if (Arrays.equals(buf, 0, FILE_MAGIC.length, FILE_MAGIC, 0, FILE_MAGIC.length)) {
                     pos = 8;
+                    fileForm = true;
                 }
                 started = true;
             }
@@ -108,6 +110,10 @@ public final class IpcStreamDecoder implements AutoCloseable {
             prefix = 8;
         }
         if (metaLen == 0) {
+            if (fileForm && reader == null && first == 0) {
+                // the file form's header may be padded beyond 8 bytes (arrow-rs aligns to 64)
+                return 4;
+            }
             ended = true;
             return prefix;
         }

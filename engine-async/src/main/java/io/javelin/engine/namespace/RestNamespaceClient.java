@@ -293,15 +293,12 @@ public final class RestNamespaceClient implements LanceNamespace {
 
     @Override
     public Mono<Long> countTableRows(ObjectId id, String predicate, Long version) {
-        ObjectNode b = body(id);
-        if (predicate != null) {
-            b.put("predicate", predicate);
-        }
-        if (version != null) {
-            b.put("version", version);
-        }
-        // a bare integer (lance-core 7.0.0's servers and javelin serve) or {"count": n}
-        return call("POST", path("table", id, "count_rows", Map.of()), b).map(n -> n.isNumber() ? n.asLong() : longOf(n, "count", 0));
+        // GET with parameters, as lance-core's client sends it (its REST adapter refuses POST here)
+        Map<String, String> p = new LinkedHashMap<>();
+        p.put("predicate", predicate);
+        p.put("version", version == null ? null : Long.toString(version));
+        // a bare integer (lance-core 7.0.0's client reads that; javelin serve answers it) or {"count": n}
+        return call("GET", path("table", id, "count_rows", p), null).map(n -> n.isNumber() ? n.asLong() : longOf(n, "count", 0));
     }
 
     @Override
@@ -315,8 +312,10 @@ public final class RestNamespaceClient implements LanceNamespace {
         if (q.filter() != null) {
             b.put("filter", q.filter());
         }
+        // servers generated from the spec require the vector object even for a plain query
+        ObjectNode vec = b.putObject("vector");
         if (q.vector() != null) {
-            ArrayNode v = b.putObject("vector").putArray("single_vector");
+            ArrayNode v = vec.putArray("single_vector");
             for (float f : q.vector()) {
                 v.add(f);
             }
