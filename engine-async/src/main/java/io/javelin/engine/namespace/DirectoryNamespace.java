@@ -483,7 +483,13 @@ public final class DirectoryNamespace implements LanceNamespace {
             if (q.offset() > 0) {
                 s = s.offset(q.offset());
             }
-            return s.scan(alloc);
+            // no matching row still answers the result's columns: one empty batch
+            var scanner = s;
+            return s.scan(alloc).switchIfEmpty(Flux.defer(() -> {
+                VectorSchemaRoot empty = VectorSchemaRoot.create(scanner.outputSchema(), alloc);
+                empty.setRowCount(0);
+                return Flux.just(empty);
+            }));
         }
         if (q.offset() > 0) {
             return Flux.error(new NamespaceException(NamespaceErrorCode.UNSUPPORTED, "offset is not supported with a vector query"));

@@ -102,6 +102,11 @@ class NamespaceServerTest {
             assertThat(b.getVector("name").getObject(0).toString()).isEqualTo("m1495");
         }
 
+        List<VectorSchemaRoot> none = client.queryTable(t, TableQuery.scan(List.of("id", "name"), "id < 0", 0), alloc).collectList().block();
+        assertThat(none).isNotEmpty();
+        assertThat(none.getFirst().getSchema().getFields()).extracting(f -> f.getName()).containsExactly("id", "name");
+        assertThat(ids(none)).isEmpty();
+
         // update, delete
         var updated = client.updateTable(t, "id < 5", Map.of("name", "'u'")).block();
         assertThat(updated.updatedRows()).isEqualTo(5);
