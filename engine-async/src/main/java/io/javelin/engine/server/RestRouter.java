@@ -35,6 +35,9 @@ import reactor.core.publisher.Mono;
 final class RestRouter {
 
     private static final JsonNodeFactory F = JsonNodeFactory.instance;
+    /** Operations a GET may run (lance-core's client sends these as GET); everything else needs POST. */
+    private static final java.util.Set<String> READS = java.util.Set.of("list", "table/list", "count_rows", "describe", "exists",
+            "index/list", "version/list");
 
     private final LanceNamespace ns;
     private final BufferAllocator allocator;
@@ -74,6 +77,9 @@ final class RestRouter {
             JsonBody b = JsonBody.parse(body, p);
             String kind = p.segments().get(1);
             String op = p.operation();
+            if (method.equals("GET") && !READS.contains(op)) {
+                return Mono.error(new NamespaceException(NamespaceErrorCode.UNSUPPORTED, op + " changes state: use POST"));
+            }
             if (kind.equals("namespace")) {
                 return namespaceOp(method, op, id, b, p);
             }

@@ -128,6 +128,7 @@ class ServerBadInputTest {
         assertError(post("/v1/namespace/nope/describe", "{}".getBytes()), 404, 1);
         assertError(post("/v1/table/t/frobnicate", "{}".getBytes()), 406, 0);
         assertError(get("/nothing/here"), 406, 0);
+        assertError(get("/v1/table/t/drop"), 406, 0);
         assertThat(post("/v1/table/t/create", ipc).statusCode()).isEqualTo(201);
         assertError(post("/v1/table/t/create", ipc), 409, 5);
         assertError(post("/v1/table/t/merge_insert", ipc), 400, 13);

@@ -26,15 +26,16 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
- * 16 concurrent REST clients mixing inserts and queries on one table for about 8 s (BlockHound on):
+ * 16 concurrent REST clients (by default) mixing inserts and queries on one table for about 8 s (BlockHound on):
  * no request fails, every acknowledged insert is present exactly once, nothing else is, the server's
  * Arrow memory returns to zero; p50 / p99 latencies are printed (docs/reliability.md).
  */
 class ServerLoadTest {
 
-    static final int CLIENTS = 16;
+    /** CI: 16 clients for 8 s; a long run: {@code -Djavelin.load.clients=64 -Djavelin.load.seconds=60}. */
+    static final int CLIENTS = Integer.getInteger("javelin.load.clients", 16);
     static final int ROWS = 20;
-    static final Duration RUN = Duration.ofSeconds(8);
+    static final Duration RUN = Duration.ofSeconds(Integer.getInteger("javelin.load.seconds", 8));
 
     @TempDir
     Path root;
