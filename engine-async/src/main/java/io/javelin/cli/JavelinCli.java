@@ -15,7 +15,7 @@ import picocli.CommandLine.Command;
                 IndexCommands.class, SearchCommand.class,
                 MaintenanceCommands.Compact.class, MaintenanceCommands.Cleanup.class, MaintenanceCommands.Restore.class,
                 EvolutionCommands.AddColumn.class, EvolutionCommands.AddColumnsFromFile.class, EvolutionCommands.DropColumn.class, EvolutionCommands.RenameColumn.class, EvolutionCommands.AlterColumn.class, EvolutionCommands.Update.class, EvolutionCommands.MergeInsertCommand.class,
-                BranchCommands.Branches.class, BranchCommands.Clone.class})
+                BranchCommands.Branches.class, BranchCommands.Clone.class, ServeCommand.class})
 public final class JavelinCli implements Runnable {
 
     @CommandLine.Spec
