@@ -60,7 +60,7 @@ final class FragmentSource {
                         found = i;
                     }
                 }
-                datasetField.put(c, ds.schema().findField(c));
+                datasetField.put(c, BlobV2.scanField(ds.schema().findField(c)));
                 if (found < 0) {
                     continue; // added without backfill: all nulls in this fragment
                 }
@@ -217,7 +217,7 @@ final class FragmentSource {
                     continue;
                 }
                 FieldVector v = byName.remove(c);
-                out.add(target == null ? v : ColumnLayout.adapt(v, target, lance == null ? null : lance.field(c), fileNames, allocator));
+                out.add(target == null || BlobV2.isDescriptor(target) ? v : ColumnLayout.adapt(v, target, lance == null ? null : lance.field(c), fileNames, allocator));
             }
         } catch (RuntimeException e) {
             out.forEach(FieldVector::close);
