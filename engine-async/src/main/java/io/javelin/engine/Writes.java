@@ -62,7 +62,7 @@ final class Writes {
                 fileVersion = params.dataStorageVersion();
             }
             long readVersion = cur.map(Snapshot::version).orElse(0L);
-            return writeFiles(h, data, schema, lance, fileVersion, params.maxRowsPerFile()).collectList().flatMap(frags -> {
+            return writeFiles(h, data, schema, lance, fileVersion, params.maxRowsPerFile(), params.blobs()).collectList().flatMap(frags -> {
                 Transaction txn = append
                         ? Transactions.append(readVersion, frags)
                         : Transactions.overwrite(readVersion, frags, lance.toProto(), params.tableConfig());
@@ -84,7 +84,7 @@ final class Writes {
             if (cur.isPresent() && params.mode() == WriteMode.APPEND) {
                 checkSameSchema(h.uri, cur.get().version(), ArrowSchemas.toArrow(lance), schema);
             }
-            return writeFiles(h, data, schema, lance, params.dataStorageVersion(), params.maxRowsPerFile())
+            return writeFiles(h, data, schema, lance, params.dataStorageVersion(), params.maxRowsPerFile(), params.blobs())
                     .map(FragmentMetadata::new).collectList();
         }).doOnDiscard(VectorSchemaRoot.class, VectorSchemaRoot::close);
     }
@@ -116,7 +116,8 @@ final class Writes {
 
     /** Splits the stream into files of at most about {@code maxRows} rows; each becomes one fragment. */
     static Flux<DataFragment> writeFiles(Dataset.Handle h, Flux<VectorSchemaRoot> data, Schema schema, LanceSchema lance,
-                                         LanceFileVersion version, long maxRows) {
+                                         LanceFileVersion version, long maxRows, BlobWriteOptions blobs) {
+        BlobWritePrep.validateSchema(h.uri, schema, version);
         return Flux.defer(() -> {
             AtomicLong inFile = new AtomicLong();
             return data.windowUntil(b -> {
@@ -125,16 +126,28 @@ final class Writes {
                     return true;
                 }
                 return false;
-            }, false, 1).concatMap(w -> writeFile(h, w.concatMap(b -> Mono.just(b).doFinally(sig -> b.close()), 1), schema,
-                    lance, version), 1);
+            }, false, 1).concatMap(w -> writeFile(h, w, schema, lance, version, blobs), 1);
         });
     }
 
-    private static Mono<DataFragment> writeFile(Dataset.Handle h, Flux<VectorSchemaRoot> batches, Schema schema, LanceSchema lance,
-                                                LanceFileVersion version) {
+    static Flux<DataFragment> writeFiles(Dataset.Handle h, Flux<VectorSchemaRoot> data, Schema schema, LanceSchema lance,
+                                         LanceFileVersion version, long maxRows) {
+        return writeFiles(h, data, schema, lance, version, maxRows, BlobWriteOptions.DEFAULTS);
+    }
+
+    /** {@code raw}: batches this file owns (each closed once encoded). */
+    private static Mono<DataFragment> writeFile(Dataset.Handle h, Flux<VectorSchemaRoot> raw, Schema schema, LanceSchema lance,
+                                                LanceFileVersion version, BlobWriteOptions blobs) {
         String name = dataFileName();
         String path = "data/" + name;
-        return LanceFileWriter.write(batches, schema, h.store, path, WriteOptions.of(version)).flatMap(res -> {
+        BlobWritePrep prep = BlobWritePrep.of(h.store, h.uri, name, schema, blobs);
+        Schema fileSchema = prep == null ? schema : BlobWritePrep.preparedSchema(schema);
+        Flux<VectorSchemaRoot> batches = prep == null
+                ? raw.concatMap(b -> Mono.just(b).doFinally(sig -> b.close()), 1)
+                : raw.concatMap(b -> prep.prepare(b, fileSchema), 1)
+                        .concatMap(b -> Mono.just(b).doFinally(sig -> b.close()), 1)
+                        .concatWith(prep.finish().then(Mono.empty()));
+        return LanceFileWriter.write(batches, fileSchema, h.store, path, WriteOptions.of(version)).flatMap(res -> {
             if (res.rows() == 0) {
                 return h.store.delete(path).then(Mono.<DataFragment>empty());
             }
@@ -168,6 +181,9 @@ final class Writes {
                 throw new IllegalStateException("Written field " + f.name() + " is not in the dataset schema");
             }
             df.addFields(d.id()).addColumnIndices(f.column());
+            if (f.blob() && f.packed() && f.isStruct()) {
+                continue; // blob v2: one column; the dataset keeps the logical children, the file the descriptor
+            }
             mapFields(f.children(), d.children(), df, d.logicalType().startsWith("list") || d.logicalType().startsWith("large_list"));
         }
     }
