@@ -51,7 +51,12 @@ final class BlobReads {
      * request (coalesced and split there). Blobs are emitted as their object's read completes.
      */
     static Flux<Blob> readBlobs(Dataset ds, String column, long[] indices) {
-        return resolve(ds, column, indices).flatMapMany(handles -> {
+        return resolve(ds, column, indices).flatMapMany(BlobReads::readAll);
+    }
+
+    /** Whole payloads of {@code handles}, one scheduler request per object. */
+    static Flux<Blob> readAll(List<BlobHandle> handles) {
+        return Flux.defer(() -> {
             Map<String, List<BlobHandle>> byObject = new LinkedHashMap<>();
             List<Blob> ready = new ArrayList<>();
             for (BlobHandle h : handles) {
@@ -144,7 +149,7 @@ final class BlobReads {
     }
 
     /** Handles for blob v2 descriptors (a Mono each: external whole objects need a HEAD for their size). */
-    private static List<Mono<BlobHandle>> descriptors(Dataset ds, io.javelin.tx.schema.LanceField lf, long[] addrs,
+    static List<Mono<BlobHandle>> descriptors(Dataset ds, io.javelin.tx.schema.LanceField lf, long[] addrs,
                                                       FieldVector v) {
         if (!(v instanceof StructVector s) || !BlobV2.isDescriptor(s.getField())) {
             throw new CorruptBlobException(ds.uri(), ds.version(), "Blob v2 column " + lf.name() + " read as "

@@ -79,8 +79,9 @@ final class Compaction {
                 .map(parts -> new long[][] {concat(parts, 0), concat(parts, 1), concat(parts, 2)});
         List<Long> ids = group.stream().map(FragmentInfo::id).toList();
         Flux<org.apache.arrow.vector.VectorSchemaRoot> rows = io.javelin.engine.maintenance.CompactionProgress.observe(
-                ds.scanner().fragments(ids).batchSize(o.maxRowsPerGroup()).scan(alloc));
-        return lineage.flatMap(lin -> Writes.writeFiles(ds.handle(), rows, ds.schema(), ds.lanceSchema(), fv, o.targetRowsPerFragment())
+                ds.scanner().fragments(ids).batchSize(o.maxRowsPerGroup()).scan(alloc, BlobHandling.LOGICAL)); // blobs re-placed
+        return lineage.flatMap(lin -> Writes.writeFiles(ds.handle(), rows, ds.schema(), ds.lanceSchema(), fv, o.targetRowsPerFragment(),
+                        new BlobWriteOptions(true, 0)) // external references were accepted when first written
                 .collectList()
                 .map(written -> {
                     Transaction.Rewrite.RewriteGroup.Builder g = Transaction.Rewrite.RewriteGroup.newBuilder();

@@ -212,6 +212,14 @@ public final class Scanner {
     }
 
     /**
+     * As {@link #scan(BufferAllocator)}, with blob v2 columns returned as {@code blobs} says: stored
+     * descriptors (the default), whole payloads as {@code large_binary}, or the logical write shape.
+     */
+    public Flux<VectorSchemaRoot> scan(BufferAllocator allocator, BlobHandling blobs) {
+        return blobs == BlobHandling.DESCRIPTORS ? scan(allocator) : scan(allocator).contextWrite(ctx -> ctx.put(BlobHandling.class, blobs));
+    }
+
+    /**
      * This scan in ORDER BY order, e.g. {@code orderBy("score desc nulls last", "id")}; with a limit it runs as
      * a streaming top-k in bounded memory (see {@link OrderedScan}).
      */
