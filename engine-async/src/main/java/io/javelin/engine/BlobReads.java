@@ -54,6 +54,63 @@ final class BlobReads {
         return resolve(ds, column, indices).flatMapMany(BlobReads::readAll);
     }
 
+    /**
+     * Blob-local ranges of several rows: the rows are resolved once, ranges past a non-null blob's size are an
+     * {@link InvalidScanException}, and the ranges on one object go to the scheduler as one request.
+     */
+    static Flux<BlobRange.Result> readRanges(Dataset ds, String column, List<BlobRange> requests) {
+        long[] rows = requests.stream().mapToLong(BlobRange::row).distinct().toArray();
+        return resolve(ds, column, rows).flatMapMany(handles -> {
+            Map<Long, BlobHandle> byRow = new HashMap<>();
+            for (BlobHandle h : handles) {
+                byRow.put(rows[h.index()], h);
+            }
+            List<BlobRange.Result> ready = new ArrayList<>();
+            Map<String, List<Integer>> byObject = new LinkedHashMap<>();
+            for (int i = 0; i < requests.size(); i++) {
+                BlobRange r = requests.get(i);
+                BlobHandle h = byRow.get(r.row());
+                if (h.isNull()) {
+                    ready.add(new BlobRange.Result(i, h.rowAddress(), null));
+                    continue;
+                }
+                if (r.offset() > h.size() - r.length() || r.length() > Integer.MAX_VALUE) {
+                    return Flux.error(new InvalidScanException(ds.uri(), ds.version(), "Range [" + r.offset() + ", +" + r.length()
+                            + ") of request " + i + " is outside the blob of " + h.size() + " bytes at row " + r.row()));
+                }
+                BlobHandle.Source s = h.source();
+                if (r.length() == 0 || s.inMemory() != null) {
+                    ready.add(new BlobRange.Result(i, h.rowAddress(), r.length() == 0 ? ByteBuffer.allocate(0)
+                            : ByteBuffer.wrap(s.inMemory(), (int) r.offset(), (int) r.length()).slice()));
+                    continue;
+                }
+                byObject.computeIfAbsent(System.identityHashCode(s.io()) + ":" + s.path(), k -> new ArrayList<>()).add(i);
+            }
+            return Flux.fromIterable(ready).concatWith(Flux.fromIterable(byObject.values()).flatMap(group -> {
+                BlobHandle.Source s = byRow.get(requests.get(group.get(0)).row()).source();
+                List<ByteRange> ranges = new ArrayList<>();
+                for (int i : group) {
+                    BlobRange r = requests.get(i);
+                    BlobHandle.Source si = byRow.get(r.row()).source();
+                    ranges.add(new ByteRange(si.offset() + r.offset(), r.length()));
+                }
+                return s.io().submit(s.path(), ranges, 0).flatMapIterable(res -> {
+                    try {
+                        List<BlobRange.Result> out = new ArrayList<>();
+                        for (int k = 0; k < group.size(); k++) {
+                            int i = group.get(k);
+                            out.add(new BlobRange.Result(i, byRow.get(requests.get(i).row()).rowAddress(),
+                                    ByteBuffer.wrap(res.buffer(k).toByteArray())));
+                        }
+                        return out;
+                    } finally {
+                        res.release();
+                    }
+                });
+            }, OBJECT_CONCURRENCY));
+        });
+    }
+
     /** Whole payloads of {@code handles}, one scheduler request per object. */
     static Flux<Blob> readAll(List<BlobHandle> handles) {
         return Flux.defer(() -> {

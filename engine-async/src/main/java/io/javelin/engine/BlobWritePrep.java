@@ -146,6 +146,36 @@ final class BlobWritePrep {
         return t;
     }
 
+    /**
+     * {@code incoming} for an append to a dataset whose schema is {@code stored}: blob v2 thresholds are the
+     * stored ones; an append that states a different threshold for an existing column is refused.
+     */
+    static Schema withStoredThresholds(String uri, Schema stored, Schema incoming) {
+        List<Field> out = new ArrayList<>(incoming.getFields().size());
+        for (Field f : incoming.getFields()) {
+            Field s = stored.getFields().stream().filter(x -> x.getName().equals(f.getName())).findFirst().orElse(null);
+            if (s == null || !BlobV2.isBlobV2(s)) {
+                out.add(f);
+                continue;
+            }
+            Map<String, String> md = new java.util.LinkedHashMap<>(BlobV2.metadata(f));
+            for (String key : List.of(BlobV2.INLINE_THRESHOLD_KEY, BlobV2.DEDICATED_THRESHOLD_KEY)) {
+                String have = BlobV2.metadata(s).get(key);
+                String want = md.get(key);
+                if (want != null && !want.equals(have)) {
+                    throw new InvalidScanException(uri, -1, "Blob v2 column '" + f.getName() + "' stores " + key + "="
+                            + (have == null ? "(default)" : have) + "; an append cannot change it to " + want);
+                }
+                if (have != null) {
+                    md.put(key, have);
+                }
+            }
+            out.add(new Field(f.getName(), new org.apache.arrow.vector.types.pojo.FieldType(f.isNullable(), f.getType(),
+                    f.getDictionary(), md), f.getChildren()));
+        }
+        return new Schema(out, incoming.getCustomMetadata());
+    }
+
     /** The schema the file writer sees: blob v2 columns in their prepared shape. */
     static Schema preparedSchema(Schema schema) {
         List<Field> out = new ArrayList<>(schema.getFields().size());

@@ -292,6 +292,15 @@ public final class Dataset implements AutoCloseable {
                 .onErrorMap(e -> translate(uri(), version(), e)).transform(ConcurrentFailures::routed);
     }
 
+    /**
+     * Byte ranges of blobs of {@code column} at logical row positions, one result per request (its
+     * {@code requestIndex} says which); ranges on one object are read with one planned request.
+     */
+    public Flux<BlobRange.Result> readBlobRanges(String column, List<BlobRange> requests) {
+        return BlobReads.readRanges(this, column, requests)
+                .onErrorMap(e -> translate(uri(), version(), e)).transform(ConcurrentFailures::routed);
+    }
+
     /** Row addresses of logical row positions. */
     Mono<long[]> addressesOf(long[] indices) {
         return snapshot.loadFragments().flatMap(all -> Flux.fromIterable(all).concatMap(f -> deletions(f).map(d -> Map.entry(f, d)), 4)

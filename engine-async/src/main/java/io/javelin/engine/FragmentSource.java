@@ -151,10 +151,14 @@ final class FragmentSource {
         return blobs(Flux.zip(scans, 1, parts -> merge(parts, order, columns, -1, allocator, owner)), columns, start, null, owner);
     }
 
+    private boolean hasBlobV2(List<String> columns) {
+        return ds != null && columns.stream().anyMatch(c -> datasetField.get(c) != null && BlobV2.isDescriptor(datasetField.get(c)));
+    }
+
     /** Blob v2 payloads for scans in {@link BlobHandling#ALL_BINARY} or {@link BlobHandling#LOGICAL} mode. */
     private Flux<VectorSchemaRoot> blobs(Flux<VectorSchemaRoot> in, List<String> columns, long start, long[] offsets,
                                          Scan.InFlight owner) {
-        if (ds == null || columns.stream().noneMatch(c -> datasetField.get(c) != null && BlobV2.isDescriptor(datasetField.get(c)))) {
+        if (!hasBlobV2(columns)) {
             return in;
         }
         return Flux.deferContextual(ctx -> {
@@ -199,8 +203,9 @@ final class FragmentSource {
         }
         List<List<String>> order = new ArrayList<>(groups.values());
         // files of a fragment (data evolution) are read at the same time, results kept in order
-        return blobs(Flux.mergeSequential(takes).collectList().map(parts -> merge(parts.toArray(), order, columns, -1, allocator, owner))
-                .flux(), columns, 0, offsets, owner).next();
+        Mono<VectorSchemaRoot> taken = Flux.mergeSequential(takes).collectList()
+                .map(parts -> merge(parts.toArray(), order, columns, -1, allocator, owner));
+        return hasBlobV2(columns) ? blobs(taken.flux(), columns, 0, offsets, owner).next() : taken;
     }
 
     /** File-side names of dataset columns. */

@@ -42,8 +42,9 @@ final class Writes {
     }
 
     static Mono<Snapshot> write(Dataset.Handle h, Flux<VectorSchemaRoot> data, Schema given, WriteParams params) {
-        Schema schema = BatchSchemas.withItemNames(given); // files and manifest never record Arrow Java's $data$
+        Schema named = BatchSchemas.withItemNames(given); // files and manifest never record Arrow Java's $data$
         return latest(h).flatMap(cur -> {
+            Schema schema = named;
             WriteMode mode = params.mode();
             if (mode == WriteMode.CREATE && cur.isPresent()) {
                 return Mono.error(new DatasetAlreadyExistsException(h.uri, cur.get().version(), "Dataset already exists"));
@@ -55,6 +56,7 @@ final class Writes {
                 Snapshot s = cur.get();
                 lance = s.schema();
                 checkSameSchema(h.uri, s.version(), ArrowSchemas.toArrow(lance), schema);
+                schema = BlobWritePrep.withStoredThresholds(h.uri, ArrowSchemas.toArrow(lance), schema);
                 fileVersion = s.dataStorageVersion().isEmpty() ? params.dataStorageVersion()
                         : LanceFileVersion.parse(s.dataStorageVersion());
             } else {

@@ -120,6 +120,28 @@ class BlobV2ReadInteropTest {
             assertThatThrownBy(() -> handles.get(0).read(50, 51).block()).isInstanceOf(io.javelin.engine.InvalidScanException.class)
                     .hasMessageContaining("outside the blob of 100 bytes");
 
+            // readBlobRanges: one result per request, nulls as null, empty ranges without I/O
+            List<io.javelin.engine.BlobRange> reqs = List.of(new io.javelin.engine.BlobRange(5, 1000, 500),
+                    new io.javelin.engine.BlobRange(5, 4_000_000, 1000), new io.javelin.engine.BlobRange(0, 10, 20),
+                    new io.javelin.engine.BlobRange(2, 0, 0), new io.javelin.engine.BlobRange(1, 0, 0),
+                    new io.javelin.engine.BlobRange(6, 100, 200), new io.javelin.engine.BlobRange(7, 0, 50),
+                    new io.javelin.engine.BlobRange(3, 199_000, 1000));
+            List<io.javelin.engine.BlobRange.Result> res = new ArrayList<>(ds.readBlobRanges("blob", reqs).collectList().block());
+            res.sort(java.util.Comparator.comparingInt(io.javelin.engine.BlobRange.Result::requestIndex));
+            assertThat(res).hasSize(reqs.size());
+            for (int i = 0; i < reqs.size(); i++) {
+                var q = reqs.get(i);
+                byte[] e = expected.get((int) q.row());
+                if (e == null) {
+                    assertThat(res.get(i).data()).isNull();
+                } else {
+                    assertThat(array(res.get(i).data())).as("request %d", i)
+                            .isEqualTo(Arrays.copyOfRange(e, (int) q.offset(), (int) (q.offset() + q.length())));
+                }
+            }
+            assertThatThrownBy(() -> ds.readBlobRanges("blob", List.of(new io.javelin.engine.BlobRange(0, 90, 11))).blockLast())
+                    .isInstanceOf(io.javelin.engine.InvalidScanException.class).hasMessageContaining("outside the blob of 100 bytes");
+
             // a default scan returns lance-core's descriptors; lance-core's scan shows a null blob as the
             // all-zero inline descriptor the file stores under it, ours as a null struct
             List<String> ours = ourDescriptors(ds);

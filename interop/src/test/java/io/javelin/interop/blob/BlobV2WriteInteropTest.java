@@ -172,4 +172,38 @@ class BlobV2WriteInteropTest {
         assertThatThrownBy(() -> javelinWrite(uri, oddSchema, List.of(bytes(3, 3)), BlobWriteOptions.DEFAULTS))
                 .isInstanceOf(InvalidScanException.class).hasMessageContaining("positive integer");
     }
+
+    static Schema withDedicated(String threshold) {
+        Map<String, String> md = new java.util.HashMap<>(Map.of("ARROW:extension:name", "lance.blob.v2"));
+        if (threshold != null) {
+            md.put("lance-encoding:blob-dedicated-size-threshold", threshold);
+        }
+        Field f = new Field("blob", new FieldType(true, ArrowType.Struct.INSTANCE, null, md), BlobFixtures.blobField("blob").getChildren());
+        return new Schema(List.of(BlobFixtures.schema().getFields().get(0), f));
+    }
+
+    @Test
+    void thresholdsAreStoredInTheSchemaAndAppendsCannotChangeThem() throws Exception {
+        String uri = dir.resolve("thr").toString();
+        javelinWrite(uri, withDedicated("1000"), List.of(bytes(1500, 1)), BlobWriteOptions.DEFAULTS).close();
+        assertThat(sidecars(uri)).containsExactly(1500L); // 1500 > 1000: dedicated
+        WriteParams append = WriteParams.of(WriteMode.APPEND).withDataStorageVersion(LanceFileVersion.V2_2);
+        VectorSchemaRoot other = VectorSchemaRoot.create(withDedicated("2000"), alloc);
+        BlobFixtures.fill(other, List.of(bytes(1500, 2)));
+        assertThatThrownBy(() -> Dataset.write(uri, Flux.just(other), withDedicated("2000"), append).block())
+                .isInstanceOf(InvalidScanException.class).hasMessageContaining("cannot change it");
+        other.close();
+        // an append without threshold metadata uses the stored one
+        VectorSchemaRoot plain = VectorSchemaRoot.create(withDedicated(null), alloc);
+        BlobFixtures.fill(plain, List.of(bytes(1600, 3)));
+        Dataset.write(uri, Flux.just(plain), withDedicated(null), append).block().close();
+        assertThat(sidecars(uri)).containsExactly(1500L, 1600L);
+        try (org.lance.Dataset lds = org.lance.Dataset.open(uri, alloc)) {
+            List<String> got = new ArrayList<>();
+            for (var b : lds.takeBlobsByIndices(List.of(0L, 1L), "blob")) {
+                got.add(sha256(b.read()));
+            }
+            assertThat(got).containsExactly(sha256(bytes(1500, 1)), sha256(bytes(1600, 3)));
+        }
+    }
 }
