@@ -258,12 +258,21 @@ final class BlobReads {
                     if (u.isEmpty()) {
                         throw corrupt(ds, lf, addr, "external blob without a URI");
                     }
-                    int slash = u.lastIndexOf('/');
-                    if (slash <= 0 || slash == u.length() - 1) {
-                        throw corrupt(ds, lf, addr, "external blob URI '" + u + "' names no object");
+                    long baseId = Integer.toUnsignedLong(id.get(i));
+                    ObjectStore store;
+                    String path;
+                    if (baseId != 0) { // a path relative to a registered base path
+                        BasePaths.Base b = BasePaths.resolve(ds, (int) baseId);
+                        store = b.store();
+                        path = b.dir("") + u;
+                    } else {
+                        int slash = u.lastIndexOf('/');
+                        if (slash <= 0 || slash == u.length() - 1) {
+                            throw corrupt(ds, lf, addr, "external blob URI '" + u + "' names no object");
+                        }
+                        store = ds.externalStore(u.substring(0, slash));
+                        path = u.substring(slash + 1);
                     }
-                    ObjectStore store = ds.externalStore(u.substring(0, slash));
-                    String path = u.substring(slash + 1);
                     PageIoScheduler io = ds.blobIo(store);
                     if (p == 0 && n == 0) { // the complete object: its size is the object's
                         out.add(store.head(path).map(meta -> new BlobHandle(index, addr,
