@@ -174,7 +174,7 @@ public final class Scanner {
             // compute by pruning an empty batch
             java.util.Map<String, org.apache.arrow.vector.FieldVector> byName = new java.util.LinkedHashMap<>();
             for (String c : p.topLevel()) {
-                byName.put(c, dataset.schema().findField(c).createVector(alloc));
+                byName.put(c, BlobV2.scanField(dataset.schema().findField(c)).createVector(alloc)); // blob v2: the descriptor
             }
             List<org.apache.arrow.vector.FieldVector> extra = new ArrayList<>();
             if (withRowId) {

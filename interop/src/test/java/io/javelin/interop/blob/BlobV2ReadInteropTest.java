@@ -144,6 +144,8 @@ class BlobV2ReadInteropTest {
 
             // a default scan returns lance-core's descriptors; lance-core's scan shows a null blob as the
             // all-zero inline descriptor the file stores under it, ours as a null struct
+            assertThat(ds.scanner().outputSchema().findField("blob").getChildren().stream().map(f -> f.getName()).toList())
+                    .containsExactly("kind", "position", "size", "blob_id", "blob_uri");
             List<String> ours = ourDescriptors(ds);
             List<String> lance = lanceDescriptors(uri);
             assertThat(ours).hasSameSizeAs(lance);
