@@ -27,8 +27,8 @@ import reactor.core.publisher.Mono;
  * places each payload (dedicated first: {@code size > dedicated threshold} gets its own {@code .blob}
  * file, then {@code size > inline threshold} goes to the rolling packed sidecar, the rest stays inline)
  * and turns the column into the prepared shape the file writer encodes. Sidecars are named after the
- * data file ({@code data/<stem>/<bit-reversed id>.blob}) and written before the batch is handed on.
- * A packed sidecar is buffered in memory until it reaches its roll size or the file ends.
+ * data file ({@code data/<stem>/<bit-reversed id>.blob}) and written once the data file is complete, so a
+ * file's packed and dedicated payloads are held in memory until then (a known limit).
  */
 final class BlobWritePrep {
 
@@ -46,6 +46,8 @@ final class BlobWritePrep {
     private long nextId = 1;
     private long packId = -1;
     private ByteArrayOutputStream pack;
+    /** Sidecars filled so far, written by {@link #finish()}. */
+    private final List<Map.Entry<String, byte[]>> pending = new ArrayList<>();
 
     private BlobWritePrep(ObjectStore store, String uri, String dataFileName, Schema schema, List<Integer> columns,
                           BlobWriteOptions options) {
@@ -215,19 +217,21 @@ final class BlobWritePrep {
                 }
             }
             batch.close();
-            VectorSchemaRoot out = new VectorSchemaRoot(prepared.getFields(), vectors, n);
-            return Flux.fromIterable(puts).concatMap(p -> store.put(p.getKey(), p.getValue())).then(Mono.just(out))
-                    .doOnError(e -> out.close())
-                    .doOnCancel(out::close);
+            pending.addAll(puts);
+            return Mono.just(new VectorSchemaRoot(prepared.getFields(), vectors, n));
         });
     }
 
-    /** Writes the last packed sidecar (after the file's last batch). */
+    /**
+     * Writes the sidecars of the file (after its last batch): kept out of the batch pipeline, whose
+     * demand drives the data file's streaming put (a sidecar put inside it was seen to stall the write).
+     */
     Mono<Void> finish() {
         return Mono.defer(() -> {
-            List<Map.Entry<String, byte[]>> puts = new ArrayList<>();
-            flushPack(puts);
-            return Flux.fromIterable(puts).concatMap(p -> store.put(p.getKey(), p.getValue())).then();
+            flushPack(pending);
+            List<Map.Entry<String, byte[]>> puts = new ArrayList<>(pending);
+            pending.clear();
+            return Flux.fromIterable(puts).concatMap(p -> store.put(p.getKey(), p.getValue()), 1).then();
         });
     }
 

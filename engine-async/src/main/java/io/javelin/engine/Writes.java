@@ -146,10 +146,9 @@ final class Writes {
         Schema fileSchema = prep == null ? schema : BlobWritePrep.preparedSchema(schema);
         Flux<VectorSchemaRoot> batches = prep == null
                 ? raw.concatMap(b -> Mono.just(b).doFinally(sig -> b.close()), 1)
-                : raw.concatMap(b -> prep.prepare(b, fileSchema), 1)
-                        .concatMap(b -> Mono.just(b).doFinally(sig -> b.close()), 1)
-                        .concatWith(prep.finish().then(Mono.empty()));
-        return LanceFileWriter.write(batches, fileSchema, h.store, path, WriteOptions.of(version)).flatMap(res -> {
+                : raw.concatMap(b -> prep.prepare(b, fileSchema).flatMap(p -> Mono.just(p).doFinally(sig -> p.close())), 1);
+        return LanceFileWriter.write(batches, fileSchema, h.store, path, WriteOptions.of(version))
+                .flatMap(res -> prep == null ? Mono.just(res) : prep.finish().thenReturn(res)).flatMap(res -> {
             if (res.rows() == 0) {
                 return h.store.delete(path).then(Mono.<DataFragment>empty());
             }
