@@ -36,8 +36,15 @@ final class ImportCommand implements Callable<Integer> {
     @Option(names = "--mode", paramLabel = "create|append|overwrite", description = "Default ${DEFAULT-VALUE}.")
     String mode = "create";
 
-    @Option(names = "--data-storage-version", paramLabel = "2.0|2.1|2.2", description = "Default ${DEFAULT-VALUE}.")
-    String dataStorageVersion = "2.1";
+    @Option(names = "--data-storage-version", paramLabel = "2.0|2.1|2.2",
+            description = "Default 2.1, or 2.2 when the input has blob v2 (lance.blob.v2) columns.")
+    String dataStorageVersion;
+
+    @Option(names = "--allow-external-blob-outside-bases", description = "Accept blob v2 external URIs outside registered base paths.")
+    boolean allowExternalBlobs;
+
+    @Option(names = "--blob-pack-file-size-threshold", paramLabel = "BYTES", description = "Roll packed .blob sidecars at this size (default 1 GiB).")
+    long packThreshold;
 
     @Option(names = {"--manifest-layout", "--layout"}, paramLabel = "flat|tree",
             description = "Fragment metadata layout of a created or overwritten dataset (tree: spec 000). Default ${DEFAULT-VALUE}.")
@@ -48,13 +55,17 @@ final class ImportCommand implements Callable<Integer> {
         if (!layout.equals("flat") && !layout.equals("tree")) {
             throw new IllegalArgumentException("--manifest-layout must be flat or tree, got " + layout);
         }
-        WriteParams params = WriteParams.of(WriteMode.parse(mode))
-                .withDataStorageVersion(LanceFileVersion.parse(dataStorageVersion))
-                .withTableConfig(layout.equals("tree") ? java.util.Map.of("lance.manifest.layout", "tree") : java.util.Map.of());
         try (BufferAllocator alloc = new CliSupport.Allocator();
              ArrowInput input = ArrowInput.open(in, alloc);
              Progress p = Progress.start(spec, progress, "import", Progress.UNKNOWN, input.size())) {
             Schema schema = input.schema();
+            // blob columns marked either way are accepted: blob v2 needs 2.2, legacy blob metadata 2.1 or older
+            String version = dataStorageVersion != null ? dataStorageVersion
+                    : schema.getFields().stream().anyMatch(io.javelin.engine.BlobV2::isBlobV2) ? "2.2" : "2.1";
+            WriteParams params = WriteParams.of(WriteMode.parse(mode))
+                    .withDataStorageVersion(LanceFileVersion.parse(version))
+                    .withTableConfig(layout.equals("tree") ? java.util.Map.of("lance.manifest.layout", "tree") : java.util.Map.of())
+                    .withBlobs(new io.javelin.engine.BlobWriteOptions(allowExternalBlobs, packThreshold));
             // owned copies of each batch (the IPC reader reuses one root), read off the event loops
             Flux<VectorSchemaRoot> batches = input.batches(alloc, () -> {
                 try {

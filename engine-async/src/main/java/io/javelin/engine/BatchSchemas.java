@@ -54,7 +54,8 @@ public final class BatchSchemas {
      * fixed-size list or map by position. Where the types differ {@code actual} is kept.
      */
     static Field conform(Field actual, Field table) {
-        if (table == null || !table.getType().equals(actual.getType())) {
+        if (table == null || !table.getType().equals(actual.getType())
+                || (BlobV2.isBlobV2(table) && BlobV2.isDescriptor(actual))) { // scans return blob v2 descriptors as stored
             return withItemNames(actual);
         }
         List<Field> kids = new ArrayList<>(actual.getChildren().size());

@@ -77,10 +77,12 @@ final class Compaction {
                 .collectList()
                 .map(parts -> new long[][] {concat(parts, 0), concat(parts, 1), concat(parts, 2)});
         List<Long> ids = group.stream().map(FragmentInfo::id).toList();
-        // scans hand JSON columns out as text; they are stored as JSONB again
+        // scans hand JSON columns out as text (stored as JSONB again) and blobs in their logical shape (re-placed)
         Flux<org.apache.arrow.vector.VectorSchemaRoot> rows = Writes.jsonb(io.javelin.engine.maintenance.CompactionProgress.observe(
-                ds.scanner().fragments(ids).batchSize(o.maxRowsPerGroup()).scan(alloc)), JsonColumns.userSchema(ds.schema()));
-        return lineage.flatMap(lin -> Writes.writeFiles(ds.handle(), rows, ds.schema(), ds.lanceSchema(), fv, o.targetRowsPerFragment())
+                ds.scanner().fragments(ids).batchSize(o.maxRowsPerGroup()).scan(alloc, BlobHandling.LOGICAL)),
+                JsonColumns.userSchema(ds.schema()));
+        return lineage.flatMap(lin -> Writes.writeFiles(ds.handle(), rows, ds.schema(), ds.lanceSchema(), fv, o.targetRowsPerFragment(),
+                        new BlobWriteOptions(true, 0)) // external references were accepted when first written
                 .collectList()
                 .map(written -> {
                     Transaction.Rewrite.RewriteGroup.Builder g = Transaction.Rewrite.RewriteGroup.newBuilder();

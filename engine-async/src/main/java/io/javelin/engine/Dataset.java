@@ -82,6 +82,8 @@ public final class Dataset implements AutoCloseable {
         private final AtomicInteger refs = new AtomicInteger(1);
         /** Opened data files of the root, for scans and takes (see {@link OpenFiles}); closed with this handle. */
         final OpenFiles files = new OpenFiles(OpenFiles.MAX_FILES);
+        /** Page-I/O schedulers of the other stores blob reads use (external URIs, base paths). */
+        final java.util.concurrent.ConcurrentHashMap<ObjectStore, PageIoScheduler> blobIo = new java.util.concurrent.ConcurrentHashMap<>();
 
         Handle(String uri, ObjectStore store) {
             this(uri, store, Map.of());
@@ -270,6 +272,59 @@ public final class Dataset implements AutoCloseable {
                 .flatMap(addrs -> Take.take(this, addrs, columns, allocator, false)))
                 .map(b -> BatchSchemas.conform(b, schema()))
                 .onErrorMap(e -> translate(uri(), version(), e)).transform(ConcurrentFailures::routed);
+    }
+
+    // ------------------------------------------------------------------ blobs
+
+    /**
+     * Lazy handles on the blobs of {@code column} (blob v2 or legacy) at logical row positions, one per
+     * row in request order (null blobs included, see {@link BlobHandle#isNull}); nothing is read until a
+     * handle's read or stream is subscribed.
+     */
+    public Flux<BlobHandle> takeBlobs(String column, long[] indices) {
+        return BlobReads.takeBlobs(this, column, indices).transform(ConcurrentFailures::routed);
+    }
+
+    /**
+     * Whole payloads of the blobs of {@code column} at logical row positions, one {@link Blob} per row
+     * (its {@code index} says which); the reads of one object are planned together and coalesced.
+     */
+    public Flux<Blob> readBlobs(String column, long[] indices) {
+        return BlobReads.readBlobs(this, column, indices)
+                .onErrorMap(e -> translate(uri(), version(), e)).transform(ConcurrentFailures::routed);
+    }
+
+    /**
+     * Byte ranges of blobs of {@code column} at logical row positions, one result per request (its
+     * {@code requestIndex} says which); ranges on one object are read with one planned request.
+     */
+    public Flux<BlobRange.Result> readBlobRanges(String column, List<BlobRange> requests) {
+        return BlobReads.readRanges(this, column, requests)
+                .onErrorMap(e -> translate(uri(), version(), e)).transform(ConcurrentFailures::routed);
+    }
+
+    /** Row addresses of logical row positions. */
+    Mono<long[]> addressesOf(long[] indices) {
+        return snapshot.loadFragments().flatMap(all -> Flux.fromIterable(all).concatMap(f -> deletions(f).map(d -> Map.entry(f, d)), 4)
+                .collectList()
+                .map(frags -> {
+                    long[] addrs = new long[indices.length];
+                    for (int i = 0; i < indices.length; i++) {
+                        addrs[i] = addressOf(indices[i], frags);
+                    }
+                    return addrs;
+                }));
+    }
+
+    /** The store of an external blob's directory, opened on first use with this dataset's options. */
+    ObjectStore externalStore(String directoryUri) {
+        return handle.bases.computeIfAbsent("blob-external:" + directoryUri,
+                k -> io.javelin.objectstore.ObjectStores.open(directoryUri, handle.options));
+    }
+
+    /** The page-I/O scheduler for blob reads on {@code store}. */
+    PageIoScheduler blobIo(ObjectStore store) {
+        return store == handle.store ? handle.io : handle.blobIo.computeIfAbsent(store, PageIoScheduler::new);
     }
 
     /** Rows by {@code _rowid}: the row address, or with stable row ids the id that survives compaction and updates. */

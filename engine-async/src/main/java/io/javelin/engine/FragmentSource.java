@@ -32,6 +32,8 @@ final class FragmentSource {
     private Map<Integer, String> fileNames = Map.of();
     private io.javelin.tx.schema.LanceSchema lance;
     private io.javelin.encoding.file.ReadAhead readAhead = io.javelin.encoding.file.ReadAhead.OFF;
+    /** For blob payloads of scans that ask for them ({@link BlobHandling}). */
+    private Dataset ds;
 
     private FragmentSource(FragmentInfo fragment, Map<String, Integer> fileOf, Map<Integer, LanceFileReader> readers,
                            Map<String, String> nameInFile, Map<String, org.apache.arrow.vector.types.pojo.Field> datasetField) {
@@ -60,7 +62,7 @@ final class FragmentSource {
                         found = i;
                     }
                 }
-                datasetField.put(c, ds.schema().findField(c));
+                datasetField.put(c, BlobV2.scanField(ds.schema().findField(c)));
                 if (found < 0) {
                     continue; // added without backfill: all nulls in this fragment
                 }
@@ -87,6 +89,7 @@ final class FragmentSource {
                         fs.fileNames = fileNames;
                         fs.lance = ds.lanceSchema();
                         fs.readAhead = ds.readAhead();
+                        fs.ds = ds;
                         return fs;
                     });
         });
@@ -145,9 +148,37 @@ final class FragmentSource {
         }
         List<List<String>> order = new ArrayList<>(groups.values());
         if (scans.size() == 1) {
-            return scans.get(0).map(part -> merge(new Object[] {part}, order, columns, -1, allocator, owner));
+            return blobs(scans.get(0).map(part -> merge(new Object[] {part}, order, columns, -1, allocator, owner)), columns,
+                    start, null, owner);
         }
-        return Flux.zip(scans, 1, parts -> merge(parts, order, columns, -1, allocator, owner));
+        return blobs(Flux.zip(scans, 1, parts -> merge(parts, order, columns, -1, allocator, owner)), columns, start, null, owner);
+    }
+
+    private boolean hasBlobV2(List<String> columns) {
+        return ds != null && columns.stream().anyMatch(c -> datasetField.get(c) != null && BlobV2.isDescriptor(datasetField.get(c)));
+    }
+
+    /** Blob v2 payloads for scans in {@link BlobHandling#ALL_BINARY} or {@link BlobHandling#LOGICAL} mode. */
+    private Flux<VectorSchemaRoot> blobs(Flux<VectorSchemaRoot> in, List<String> columns, long start, long[] offsets,
+                                         Scan.InFlight owner) {
+        if (!hasBlobV2(columns)) {
+            return in;
+        }
+        return Flux.deferContextual(ctx -> {
+            BlobHandling mode = BlobMaterialize.mode(ctx);
+            if (mode == BlobHandling.DESCRIPTORS) {
+                return in;
+            }
+            java.util.concurrent.atomic.AtomicLong next = new java.util.concurrent.atomic.AtomicLong(start);
+            return in.concatMap(b -> {
+                long first = next.getAndAdd(b.getRowCount());
+                long[] addrs = new long[b.getRowCount()];
+                for (int i = 0; i < addrs.length; i++) {
+                    addrs[i] = (fragment.id() << 32) | (offsets != null ? offsets[i] : first + i);
+                }
+                return BlobMaterialize.apply(ds, b, columns, addrs, mode, owner);
+            }, 1);
+        });
     }
 
     /** Rows at physical {@code offsets} (any order, repeats allowed) as one batch. */
@@ -175,7 +206,9 @@ final class FragmentSource {
         }
         List<List<String>> order = new ArrayList<>(groups.values());
         // files of a fragment (data evolution) are read at the same time, results kept in order
-        return Flux.mergeSequential(takes).collectList().map(parts -> merge(parts.toArray(), order, columns, -1, allocator, owner));
+        Mono<VectorSchemaRoot> taken = Flux.mergeSequential(takes).collectList()
+                .map(parts -> merge(parts.toArray(), order, columns, -1, allocator, owner));
+        return hasBlobV2(columns) ? blobs(taken.flux(), columns, 0, offsets, owner).next() : taken;
     }
 
     /** File-side names of dataset columns. */
@@ -220,7 +253,7 @@ final class FragmentSource {
                     continue;
                 }
                 FieldVector v = byName.remove(c);
-                out.add(target == null ? v : ColumnLayout.adapt(v, target, lance == null ? null : lance.field(c), fileNames, allocator));
+                out.add(target == null || BlobV2.isDescriptor(target) ? v : ColumnLayout.adapt(v, target, lance == null ? null : lance.field(c), fileNames, allocator));
             }
         } catch (RuntimeException e) {
             out.forEach(FieldVector::close);

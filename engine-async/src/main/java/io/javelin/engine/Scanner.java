@@ -174,7 +174,7 @@ public final class Scanner {
             // compute by pruning an empty batch
             java.util.Map<String, org.apache.arrow.vector.FieldVector> byName = new java.util.LinkedHashMap<>();
             for (String c : p.topLevel()) {
-                byName.put(c, dataset.schema().findField(c).createVector(alloc));
+                byName.put(c, BlobV2.scanField(dataset.schema().findField(c)).createVector(alloc)); // blob v2: the descriptor
             }
             List<org.apache.arrow.vector.FieldVector> extra = new ArrayList<>();
             if (withRowId) {
@@ -209,6 +209,14 @@ public final class Scanner {
         // batches leave the engine labelled with the table's names (Arrow Java's vectors say $data$)
         return ConcurrentFailures.routed(prepare.thenMany(run).map(b -> BatchSchemas.conform(b, dataset.schema()))
                 .onErrorMap(e -> Dataset.translate(dataset.uri(), dataset.version(), io.javelin.objectstore.internal.FirstError.of(e))));
+    }
+
+    /**
+     * As {@link #scan(BufferAllocator)}, with blob v2 columns returned as {@code blobs} says: stored
+     * descriptors (the default), whole payloads as {@code large_binary}, or the logical write shape.
+     */
+    public Flux<VectorSchemaRoot> scan(BufferAllocator allocator, BlobHandling blobs) {
+        return blobs == BlobHandling.DESCRIPTORS ? scan(allocator) : scan(allocator).contextWrite(ctx -> ctx.put(BlobHandling.class, blobs));
     }
 
     /**

@@ -49,7 +49,7 @@ final class Take {
             if (addresses.length == 0) {
                 Map<String, FieldVector> empty = new LinkedHashMap<>();
                 for (String c : read) {
-                    FieldVector v = ds.schema().findField(c).createVector(allocator);
+                    FieldVector v = BlobV2.scanField(ds.schema().findField(c)).createVector(allocator);
                     v.setValueCount(0);
                     empty.put(c, v);
                 }

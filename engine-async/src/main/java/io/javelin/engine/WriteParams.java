@@ -11,9 +11,10 @@ import io.javelin.encoding.writer.LanceFileVersion;
  * @param enableStableRowIds when the write creates the dataset: stable row ids (Lance {@code enable_stable_row_ids})
  * @param tableConfig        table config set when a write creates or overwrites the dataset, e.g.
  *                           {@code lance.manifest.layout=tree} (ignored on append)
+ * @param blobs              blob v2 write settings (external URIs outside base paths, packed sidecar roll size)
  */
 public record WriteParams(WriteMode mode, LanceFileVersion dataStorageVersion, long maxRowsPerFile, boolean enableStableRowIds,
-                          java.util.Map<String, String> tableConfig) {
+                          java.util.Map<String, String> tableConfig, BlobWriteOptions blobs) {
 
     public static final long DEFAULT_MAX_ROWS_PER_FILE = 1024 * 1024;
 
@@ -25,6 +26,16 @@ public record WriteParams(WriteMode mode, LanceFileVersion dataStorageVersion, l
             throw new IllegalArgumentException("maxRowsPerFile must be positive, got " + maxRowsPerFile);
         }
         tableConfig = tableConfig == null ? java.util.Map.of() : java.util.Map.copyOf(tableConfig);
+        blobs = blobs == null ? BlobWriteOptions.DEFAULTS : blobs;
+    }
+
+    public WriteParams(WriteMode mode, LanceFileVersion dataStorageVersion, long maxRowsPerFile, boolean enableStableRowIds,
+                       java.util.Map<String, String> tableConfig) {
+        this(mode, dataStorageVersion, maxRowsPerFile, enableStableRowIds, tableConfig, BlobWriteOptions.DEFAULTS);
+    }
+
+    public WriteParams withBlobs(BlobWriteOptions b) {
+        return new WriteParams(mode, dataStorageVersion, maxRowsPerFile, enableStableRowIds, tableConfig, b);
     }
 
     public WriteParams(WriteMode mode, LanceFileVersion dataStorageVersion, long maxRowsPerFile,
@@ -38,7 +49,7 @@ public record WriteParams(WriteMode mode, LanceFileVersion dataStorageVersion, l
 
     /** Table config for a create/overwrite, e.g. {@code Map.of("lance.manifest.layout", "tree")}. */
     public WriteParams withTableConfig(java.util.Map<String, String> config) {
-        return new WriteParams(mode, dataStorageVersion, maxRowsPerFile, enableStableRowIds, config);
+        return new WriteParams(mode, dataStorageVersion, maxRowsPerFile, enableStableRowIds, config, blobs);
     }
 
     public WriteParams(WriteMode mode, LanceFileVersion dataStorageVersion, long maxRowsPerFile) {
@@ -50,18 +61,18 @@ public record WriteParams(WriteMode mode, LanceFileVersion dataStorageVersion, l
     }
 
     public WriteParams withEnableStableRowIds(boolean on) {
-        return new WriteParams(mode, dataStorageVersion, maxRowsPerFile, on, tableConfig);
+        return new WriteParams(mode, dataStorageVersion, maxRowsPerFile, on, tableConfig, blobs);
     }
 
     public WriteParams withMode(WriteMode m) {
-        return new WriteParams(m, dataStorageVersion, maxRowsPerFile, enableStableRowIds, tableConfig);
+        return new WriteParams(m, dataStorageVersion, maxRowsPerFile, enableStableRowIds, tableConfig, blobs);
     }
 
     public WriteParams withDataStorageVersion(LanceFileVersion v) {
-        return new WriteParams(mode, v, maxRowsPerFile, enableStableRowIds, tableConfig);
+        return new WriteParams(mode, v, maxRowsPerFile, enableStableRowIds, tableConfig, blobs);
     }
 
     public WriteParams withMaxRowsPerFile(long rows) {
-        return new WriteParams(mode, dataStorageVersion, rows, enableStableRowIds, tableConfig);
+        return new WriteParams(mode, dataStorageVersion, rows, enableStableRowIds, tableConfig, blobs);
     }
 }

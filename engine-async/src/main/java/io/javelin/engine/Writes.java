@@ -43,9 +43,10 @@ final class Writes {
 
     static Mono<Snapshot> write(Dataset.Handle h, Flux<VectorSchemaRoot> input, Schema given, WriteParams params) {
         // files and manifest never record Arrow Java's $data$; JSON text columns are stored as JSONB
-        Schema schema = JsonColumns.storageSchema(BatchSchemas.withItemNames(given));
+        Schema named = JsonColumns.storageSchema(BatchSchemas.withItemNames(given));
         Flux<VectorSchemaRoot> data = jsonb(input, given);
         return latest(h).flatMap(cur -> {
+            Schema schema = named;
             WriteMode mode = params.mode();
             if (mode == WriteMode.CREATE && cur.isPresent()) {
                 return Mono.error(new DatasetAlreadyExistsException(h.uri, cur.get().version(), "Dataset already exists"));
@@ -57,13 +58,14 @@ final class Writes {
                 Snapshot s = cur.get();
                 lance = s.schema();
                 checkSameSchema(h.uri, s.version(), ArrowSchemas.toArrow(lance), schema);
+                schema = BlobWritePrep.withStoredThresholds(h.uri, ArrowSchemas.toArrow(lance), schema);
                 fileVersion = WriteVersions.of(s.dataStorageVersion(), params.dataStorageVersion());
             } else {
                 lance = ArrowSchemas.fromArrow(schema);
                 fileVersion = params.dataStorageVersion();
             }
             long readVersion = cur.map(Snapshot::version).orElse(0L);
-            return writeFiles(h, data, schema, lance, fileVersion, params.maxRowsPerFile()).collectList().flatMap(frags -> {
+            return writeFiles(h, data, schema, lance, fileVersion, params.maxRowsPerFile(), params.blobs()).collectList().flatMap(frags -> {
                 Transaction txn = append
                         ? Transactions.append(readVersion, frags)
                         : Transactions.overwrite(readVersion, frags, lance.toProto(), params.tableConfig());
@@ -86,7 +88,7 @@ final class Writes {
             if (cur.isPresent() && params.mode() == WriteMode.APPEND) {
                 checkSameSchema(h.uri, cur.get().version(), ArrowSchemas.toArrow(lance), schema);
             }
-            return writeFiles(h, data, schema, lance, params.dataStorageVersion(), params.maxRowsPerFile())
+            return writeFiles(h, data, schema, lance, params.dataStorageVersion(), params.maxRowsPerFile(), params.blobs())
                     .map(FragmentMetadata::new).collectList();
         }).doOnDiscard(VectorSchemaRoot.class, VectorSchemaRoot::close);
     }
@@ -133,7 +135,8 @@ final class Writes {
 
     /** Splits the stream into files of at most about {@code maxRows} rows; each becomes one fragment. */
     static Flux<DataFragment> writeFiles(Dataset.Handle h, Flux<VectorSchemaRoot> data, Schema schema, LanceSchema lance,
-                                         LanceFileVersion version, long maxRows) {
+                                         LanceFileVersion version, long maxRows, BlobWriteOptions blobs) {
+        BlobWritePrep.validateSchema(h.uri, schema, version);
         return Flux.defer(() -> {
             AtomicLong inFile = new AtomicLong();
             return data.windowUntil(b -> {
@@ -142,16 +145,27 @@ final class Writes {
                     return true;
                 }
                 return false;
-            }, false, 1).concatMap(w -> writeFile(h, w.concatMap(b -> Mono.just(b).doFinally(sig -> b.close()), 1), schema,
-                    lance, version), 1);
+            }, false, 1).concatMap(w -> writeFile(h, w, schema, lance, version, blobs), 1);
         });
     }
 
-    private static Mono<DataFragment> writeFile(Dataset.Handle h, Flux<VectorSchemaRoot> batches, Schema schema, LanceSchema lance,
-                                                LanceFileVersion version) {
+    static Flux<DataFragment> writeFiles(Dataset.Handle h, Flux<VectorSchemaRoot> data, Schema schema, LanceSchema lance,
+                                         LanceFileVersion version, long maxRows) {
+        return writeFiles(h, data, schema, lance, version, maxRows, BlobWriteOptions.DEFAULTS);
+    }
+
+    /** {@code raw}: batches this file owns (each closed once encoded). */
+    private static Mono<DataFragment> writeFile(Dataset.Handle h, Flux<VectorSchemaRoot> raw, Schema schema, LanceSchema lance,
+                                                LanceFileVersion version, BlobWriteOptions blobs) {
         String name = dataFileName();
         String path = "data/" + name;
-        return LanceFileWriter.write(batches, schema, h.store, path, WriteOptions.of(version)).flatMap(res -> {
+        BlobWritePrep prep = BlobWritePrep.of(h.store, h.uri, name, schema, blobs);
+        Schema fileSchema = prep == null ? schema : BlobWritePrep.preparedSchema(schema);
+        Flux<VectorSchemaRoot> batches = prep == null
+                ? raw.concatMap(b -> Mono.just(b).doFinally(sig -> b.close()), 1)
+                : raw.concatMap(b -> prep.prepare(b, fileSchema).flatMap(p -> Mono.just(p).doFinally(sig -> p.close())), 1);
+        return LanceFileWriter.write(batches, fileSchema, h.store, path, WriteOptions.of(version))
+                .flatMap(res -> prep == null ? Mono.just(res) : prep.finish().thenReturn(res)).flatMap(res -> {
             if (res.rows() == 0) {
                 return h.store.delete(path).then(Mono.<DataFragment>empty());
             }
@@ -185,6 +199,9 @@ final class Writes {
                 throw new IllegalStateException("Written field " + f.name() + " is not in the dataset schema");
             }
             df.addFields(d.id()).addColumnIndices(f.column());
+            if (f.blob() && f.packed() && f.isStruct()) {
+                continue; // blob v2: one column; the dataset keeps the logical children, the file the descriptor
+            }
             mapFields(f.children(), d.children(), df, d.logicalType().startsWith("list") || d.logicalType().startsWith("large_list"));
         }
     }

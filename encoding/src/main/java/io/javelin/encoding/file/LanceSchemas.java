@@ -25,6 +25,7 @@ public final class LanceSchemas {
     /** Builds the field tree and assigns columns according to the file version. */
     public static List<LanceField> fieldTree(String resource, List<io.javelin.encoding.pb.file.Field> flat,
                                              LanceFileVersion version) {
+        flat = BlobV2Descriptors.reparent(flat);
         Map<Integer, List<io.javelin.encoding.pb.file.Field>> byParent = new HashMap<>();
         Map<Integer, io.javelin.encoding.pb.file.Field> byId = new HashMap<>();
         for (var f : flat) {

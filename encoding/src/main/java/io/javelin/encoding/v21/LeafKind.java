@@ -20,6 +20,11 @@ public record LeafKind(boolean variable, int bitsPerValue, int offsetBits, int i
             case ArrowType.Struct s -> { // packed struct
                 int sum = 0;
                 for (Field c : f.getChildren()) {
+                    if (of(c).variable) { // 2.2 variable packed struct: each row's packed bytes are one value
+                        yield new LeafKind(true, 0, 32, 1);
+                    }
+                }
+                for (Field c : f.getChildren()) {
                     sum += of(c).bitsPerValue;
                 }
                 yield new LeafKind(false, sum, 0, 1);

@@ -392,6 +392,16 @@ public final class StructuralFieldReader implements FieldReader {
         if (f.column() >= 0) {
             LeafResult r = results.poll();
             int li = r.layers.length - 1 - depth;
+            if (li == 1 && f.packed() && f.arrow().getType() instanceof ArrowType.Struct) {
+                // 2.2 variable packed struct: an all-valid item layer under the struct's own validity layer
+                LayerAcc outer = r.layers[1];
+                Values values = r.values.build();
+                if (values.count() != outer.slots) {
+                    throw new CorruptFileException(md.resource(), -1, "Field " + f.name() + ": " + values.count()
+                            + " values for " + outer.slots + " slots");
+                }
+                return leafNode(f.arrow(), outer.slots, outer.validity(), values);
+            }
             if (li != 0) {
                 throw new CorruptFileException(md.resource(), -1, "Field " + f.name() + " has " + r.layers.length
                         + " rep/def layers at depth " + depth);
@@ -434,6 +444,9 @@ public final class StructuralFieldReader implements FieldReader {
             Values items = new Values.Fixed(f.data(), f.bitsPerValue() / dim, length * dim);
             Node child = leafNode(arrow.getChildren().get(0), length * dim, f.itemValidity(), items);
             return new Node(length, validity, null, null, List.of(child));
+        }
+        if (arrow.getType() instanceof ArrowType.Struct && values instanceof Values.Var rows) {
+            return VariablePackedRows.unpack(arrow, length, validity, rows);
         }
         if (arrow.getType() instanceof ArrowType.Struct) {
             Values.Fixed f = (Values.Fixed) values;

@@ -421,7 +421,9 @@ public final class StructuralPages {
                 general = vc.getGeneral().getCompression();
                 inner = vc.getGeneral().getValues();
             }
-            if (inner.getCompressionCase() != CompressiveEncoding.CompressionCase.VARIABLE) {
+            if (inner.getCompressionCase() == CompressiveEncoding.CompressionCase.VARIABLE_PACKED_STRUCT) {
+                VariablePackedRows.check(resource, at, inner.getVariablePackedStruct()); // rows stay opaque bytes here
+            } else if (inner.getCompressionCase() != CompressiveEncoding.CompressionCase.VARIABLE) {
                 throw new UnsupportedEncodingException(resource, at, "Full-zip variable compression " + vc.getCompressionCase());
             }
             // one pass: offsets of the visible values and their bytes copied into one array sized by the page

@@ -42,6 +42,11 @@ public final class FileEncoder {
     private final List<Integer> blobFields;
     private final Schema physical;
     private final java.util.Map<Integer, BlobNulls> blobColumns = new java.util.HashMap<>();
+    /** Top-level blob v2 fields (encoded by {@link BlobV2Columns}, not the column writers) and their file columns. */
+    private final List<Integer> blobV2Fields;
+    private final int[] blobV2Columns;
+    /** Column of the column writers → column of the file (blob v2 columns are interleaved). */
+    private final int[] fileColumn;
 
     /** Null rows of a blob column, consumed page by page in row order. */
     private static final class BlobNulls {
@@ -73,17 +78,41 @@ public final class FileEncoder {
         for (Field f : schema.getFields()) {
             LogicalTypes.logicalType(f);
         }
-        this.blobFields = BlobFields.topLevel(schema);
-        this.physical = BlobFields.physical(schema, blobFields);
+        this.blobV2Fields = BlobV2Columns.topLevel(schema, options.version());
+        Schema withoutV2 = schema;
+        if (!blobV2Fields.isEmpty()) {
+            List<Field> kept = new ArrayList<>(schema.getFields());
+            for (int k = blobV2Fields.size() - 1; k >= 0; k--) {
+                kept.remove((int) blobV2Fields.get(k));
+            }
+            withoutV2 = new Schema(kept, schema.getCustomMetadata());
+        }
+        this.blobFields = BlobFields.topLevel(withoutV2);
+        this.physical = BlobFields.physical(withoutV2, blobFields);
         this.columns = writers(physical, options);
+        this.blobV2Columns = new int[blobV2Fields.size()];
+        this.fileColumn = new int[columns.numColumns()];
+        int writerCol = 0;
+        int fileCol = 0;
+        int v2 = 0;
+        for (int i = 0; i < schema.getFields().size(); i++) {
+            if (v2 < blobV2Fields.size() && blobV2Fields.get(v2) == i) {
+                blobV2Columns[v2++] = fileCol++;
+                continue;
+            }
+            int n = writers(new Schema(List.of(schema.getFields().get(i))), options).numColumns();
+            for (int c = 0; c < n; c++) {
+                fileColumn[writerCol++] = fileCol++;
+            }
+        }
         ByteString colEnc = Any.pack(ColumnEncoding.newBuilder().setValues(Empty.getDefaultInstance()).build(), "")
                 .toByteString();
-        for (int i = 0; i < columns.numColumns(); i++) {
+        for (int i = 0; i < columns.numColumns() + blobV2Fields.size(); i++) {
             metadata.add(ColumnMetadata.newBuilder().setEncoding(Encoding.newBuilder()
                     .setDirect(DirectEncoding.newBuilder().setEncoding(colEnc))));
         }
         for (int f : blobFields) {
-            int col = writers(new Schema(physical.getFields().subList(0, f)), options).numColumns();
+            int col = fileColumn[writers(new Schema(physical.getFields().subList(0, f)), options).numColumns()];
             blobColumns.put(col, new BlobNulls());
             if (!options.version().structural()) {
                 ByteString blobEnc = Any.pack(ColumnEncoding.newBuilder().setBlob(io.javelin.encoding.pb.v20.Blob.newBuilder()
@@ -117,6 +146,9 @@ public final class FileEncoder {
             throw new IllegalStateException("File already finished");
         }
         checkSchema(batch.getSchema());
+        if (!blobV2Fields.isEmpty()) {
+            return writeWithBlobV2(batch);
+        }
         if (blobFields.isEmpty()) {
             List<EncodedPage> pages = columns.append(batch);
             rows += batch.getRowCount();
@@ -149,6 +181,37 @@ public final class FileEncoder {
         } finally {
             owned.forEach(org.apache.arrow.vector.FieldVector::close);
         }
+    }
+
+    /** Blob v2 columns: inline bytes and descriptor pages first, then the other columns' batch (without them). */
+    private List<ByteBuffer> writeWithBlobV2(VectorSchemaRoot batch) {
+        List<ByteBuffer> out = new ArrayList<>();
+        int n = batch.getRowCount();
+        List<EncodedPage> v2Pages = new ArrayList<>();
+        List<Integer> v2Cols = new ArrayList<>();
+        for (int k = 0; k < blobV2Fields.size(); k++) {
+            var v = (org.apache.arrow.vector.complex.StructVector) batch.getVector(blobV2Fields.get(k));
+            BlobV2Columns.Out o = BlobV2Columns.encode(v, n, position, ALIGN, PAD, rows);
+            for (ByteBuffer b : o.inline()) {
+                out.add(b);
+            }
+            position = o.newPosition();
+            v2Pages.add(o.page());
+            v2Cols.add(blobV2Columns[k]);
+        }
+        out.addAll(emitAt(v2Pages, v2Cols));
+        List<org.apache.arrow.vector.FieldVector> rest = new ArrayList<>(batch.getFieldVectors());
+        for (int k = blobV2Fields.size() - 1; k >= 0; k--) {
+            rest.remove((int) blobV2Fields.get(k));
+        }
+        VectorSchemaRoot others = new VectorSchemaRoot(rest.stream().map(org.apache.arrow.vector.FieldVector::getField).toList(), rest, n);
+        if (blobFields.isEmpty()) {
+            List<EncodedPage> pages = columns.append(others);
+            rows += n;
+            out.addAll(emit(pages, columns.lastColumns()));
+            return out;
+        }
+        throw new UnsupportedTypeException("A file cannot hold both legacy (lance-encoding:blob) and blob v2 columns");
     }
 
     /**
@@ -208,7 +271,16 @@ public final class FileEncoder {
         return out;
     }
 
-    private List<ByteBuffer> emit(List<EncodedPage> pages, List<Integer> cols) {
+    private List<ByteBuffer> emit(List<EncodedPage> pages, List<Integer> writerCols) {
+        List<Integer> cols = new ArrayList<>(writerCols.size());
+        for (int c : writerCols) {
+            cols.add(fileColumn[c]);
+        }
+        return emitAt(pages, cols);
+    }
+
+    /** Writes pages of file columns {@code cols}. */
+    private List<ByteBuffer> emitAt(List<EncodedPage> pages, List<Integer> cols) {
         List<ByteBuffer> out = new ArrayList<>();
         for (int p = 0; p < pages.size(); p++) {
             EncodedPage page = pages.get(p);

@@ -37,6 +37,10 @@ public final class LogicalTypes {
 
     private static void addField(Schema.Builder sb, Field f, int parent, int[] nextId) {
         int id = nextId[0]++;
+        if (BlobV2Columns.isBlobV2(f)) {
+            BlobV2Columns.fileFields(sb, f, id, parent);
+            return;
+        }
         io.javelin.encoding.pb.file.Field.Builder fb = io.javelin.encoding.pb.file.Field.newBuilder()
                 .setName(f.getName())
                 .setId(id)

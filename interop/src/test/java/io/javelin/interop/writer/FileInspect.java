@@ -10,11 +10,11 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** Minimal footer / column-metadata parsing of our own files, for page-count and layout assertions. */
-final class FileInspect {
+public final class FileInspect {
     private FileInspect() {
     }
 
-    static List<ColumnMetadata> columns(Path file) throws Exception {
+    public static List<ColumnMetadata> columns(Path file) throws Exception {
         byte[] all = Files.readAllBytes(file);
         ByteBuffer bb = ByteBuffer.wrap(all).order(ByteOrder.LITTLE_ENDIAN);
         int end = all.length;
@@ -35,7 +35,7 @@ final class FileInspect {
     }
 
     /** Page encodings of every column, as protobuf text (for assertions on the chosen encodings). */
-    static String describe(Path file, boolean v20) throws Exception {
+    public static String describe(Path file, boolean v20) throws Exception {
         StringBuilder sb = new StringBuilder();
         int c = 0;
         for (ColumnMetadata cm : columns(file)) {

@@ -126,7 +126,10 @@ public final class CleanupPlanner {
                     indexFiles++;
                 }
             } else if (managed(p)) {
-                delete = !referenced.contains(p) && (verified.contains(p) || !maybeInProgress);
+                // a blob sidecar lives and dies with the data file it belongs to
+                String owner = sidecarOwner(p);
+                String key = owner != null ? owner : p;
+                delete = !referenced.contains(key) && (verified.contains(key) || !maybeInProgress);
                 if (delete) {
                     if (p.startsWith("data/")) {
                         data++;
@@ -147,9 +150,29 @@ public final class CleanupPlanner {
         return new CleanupPlan(oldVersions, oldManifests, files, bytes, data, deletions, txns, indexFiles);
     }
 
-    /** Direct children of Lance's managed directories with the managed extensions. */
+    /**
+     * The data file ({@code data/<stem>.lance}) a blob v2 sidecar {@code data/<stem>/<32 binary digits>.blob}
+     * belongs to, or null when {@code p} is not such a sidecar.
+     */
+    static String sidecarOwner(String p) {
+        if (!p.startsWith("data/") || !p.endsWith(".blob")) {
+            return null;
+        }
+        int slash = p.indexOf('/', "data/".length());
+        if (slash <= "data/".length() || p.indexOf('/', slash + 1) >= 0) {
+            return null;
+        }
+        String name = p.substring(slash + 1, p.length() - ".blob".length());
+        if (name.length() != 32 || !name.chars().allMatch(c -> c == '0' || c == '1')) {
+            return null;
+        }
+        return p.substring(0, slash) + ".lance";
+    }
+
+    /** Direct children of Lance's managed directories with the managed extensions, and blob sidecars. */
     static boolean managed(String p) {
-        return direct(p, "data/") && p.endsWith(".lance")
+        return sidecarOwner(p) != null
+                || direct(p, "data/") && p.endsWith(".lance")
                 || direct(p, DeletionFiles.DIR) && (p.endsWith(".arrow") || p.endsWith(".bin"))
                 || direct(p, "_transactions/") && p.endsWith(".txn");
     }
