@@ -26,21 +26,7 @@ final class PlainDecoder {
 
     /** Bytes per value of a fixed-width type, 0 for others. */
     static int width(ArrowType t) {
-        return switch (t) {
-            case ArrowType.Int i -> i.getBitWidth() / 8;
-            case ArrowType.FloatingPoint fp -> switch (fp.getPrecision()) {
-                case HALF -> 2;
-                case SINGLE -> 4;
-                case DOUBLE -> 8;
-            };
-            case ArrowType.Date d -> d.getUnit() == org.apache.arrow.vector.types.DateUnit.DAY ? 4 : 8;
-            case ArrowType.Time tm -> tm.getBitWidth() / 8;
-            case ArrowType.Timestamp ts -> 8;
-            case ArrowType.Duration du -> 8;
-            case ArrowType.Decimal dec -> dec.getBitWidth() / 8;
-            case ArrowType.FixedSizeBinary fsb -> fsb.getByteWidth();
-            default -> 0;
-        };
+        return Math.max(0, io.javelin.encoding.writer.LeafType.fixedWidth(t));
     }
 
     /** Rows {@code [from, to)} of a page at {@code position} holding {@code length} values. */

@@ -93,7 +93,8 @@ public record LeafType(Kind kind, int byteWidth, int offsetBytes, int[] dims, in
         };
     }
 
-    static int fixedWidth(ArrowType t) {
+    /** Bytes per value of a fixed-width Arrow type, -1 for others (booleans, variable-width, nested). */
+    public static int fixedWidth(ArrowType t) {
         return switch (t) {
             case ArrowType.Int i -> i.getBitWidth() / 8;
             case ArrowType.FloatingPoint fp -> switch (fp.getPrecision()) {

@@ -71,19 +71,7 @@ class LegacyFilesInteropTest {
     }
 
     Path copy(String name) throws Exception {
-        Path src = Path.of(LegacyFilesInteropTest.class.getResource("/lance-test-data/" + name).toURI());
-        Path dst = dir.resolve(Path.of(name).getFileName().toString());
-        try (Stream<Path> all = Files.walk(src)) {
-            for (Path p : (Iterable<Path>) all::iterator) {
-                Path t = dst.resolve(src.relativize(p).toString());
-                if (Files.isDirectory(p)) {
-                    Files.createDirectories(t);
-                } else {
-                    Files.copy(p, t);
-                }
-            }
-        }
-        return dst;
+        return OldDatasetsInteropTest.copyFixture(dir, name);
     }
 
     @ParameterizedTest

@@ -33,6 +33,11 @@ class OldDatasetsInteropTest {
     }
 
     Path copy(String name) throws IOException, URISyntaxException {
+        return copyFixture(dir, name);
+    }
+
+    /** Copies the upstream dataset {@code lance-test-data/NAME} into {@code dir} (tests may write to it). */
+    static Path copyFixture(Path dir, String name) throws IOException, URISyntaxException {
         Path src = Path.of(OldDatasetsInteropTest.class.getResource("/lance-test-data/" + name).toURI());
         Path dst = dir.resolve(Path.of(name).getFileName().toString());
         try (Stream<Path> all = Files.walk(src)) {

@@ -115,12 +115,10 @@ public final class FilterSideBySide {
     record Timing(String engine, String filter, boolean labelList, double seconds, long rows, String error) {
     }
 
-    /** Unmeasured runs of each filter before the measured ones, per engine. */
-    private static int warmup = 3;
-
     public static void main(String[] args) throws Exception {
         long rows = 10_000_000;
         int reps = 3;
+        int warmup = 3; // unmeasured runs of each filter before the measured ones, per engine
         Path dir = null;
         Path out = Path.of("docs/bench");
         boolean noIndex = false;
@@ -148,12 +146,12 @@ public final class FilterSideBySide {
                 org.lance.WriteParams p = new org.lance.WriteParams.Builder().withDataStorageVersion("2.1").build();
                 org.lance.Dataset.create(alloc, stream, uri, p).close();
             }
-            run(alloc, uri, reps, false, timings);
+            run(alloc, uri, reps, warmup, false, timings);
             if (!noIndex) try (Dataset ds = Dataset.open(uri).block()) {
                 ds.createIndex(List.of("tags"), IndexKind.LABEL_LIST, IndexParams.defaults()).block().close();
             }
             if (!noIndex) {
-                run(alloc, uri, reps, true, timings);
+                run(alloc, uri, reps, warmup, true, timings);
             }
         }
         StringBuilder md = new StringBuilder("# Filter functions side by side\n\n").append(rows)
@@ -184,7 +182,7 @@ public final class FilterSideBySide {
                 .findFirst().orElse(null);
     }
 
-    private static void run(BufferAllocator alloc, String uri, int reps, boolean labelList, List<Timing> out) throws Exception {
+    private static void run(BufferAllocator alloc, String uri, int reps, int warmup, boolean labelList, List<Timing> out) throws Exception {
         for (Engine e : List.<Engine>of(new JavelinEngine(alloc), new LanceCoreEngine(alloc))) {
             try (e) {
                 e.open(uri);

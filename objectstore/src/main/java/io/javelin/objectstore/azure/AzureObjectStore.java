@@ -156,15 +156,7 @@ public final class AzureObjectStore implements ObjectStore {
         if (length == 0) {
             return ObjectStore.super.readInto(path, offset, dst);
         }
-        // whoever flips the flag owns dst's release: the body collector once it has it, else cancel/error
-        java.util.concurrent.atomic.AtomicBoolean passed = new java.util.concurrent.atomic.AtomicBoolean();
-        Runnable drop = () -> {
-            if (passed.compareAndSet(false, true)) {
-                dst.release();
-            }
-        };
-        return download(path, new BlobRange(offset, length), offset, length, () -> passed.compareAndSet(false, true) ? dst : null)
-                .doOnCancel(drop).doOnError(e -> drop.run());
+        return Bodies.intoClaimed(dst, claim -> download(path, new BlobRange(offset, length), offset, length, claim));
     }
 
     private Mono<Buffer> download(String path, BlobRange range, long offset, long length) {
@@ -193,7 +185,7 @@ public final class AzureObjectStore implements ObjectStore {
                             return Bodies.collect(r.getValue(), expected, path, counters, "azure-read")
                                     .onErrorMap(e -> map(e, "read", path, false));
                         }
-                        return Mono.defer(() -> { // claimed at subscription, as S3ObjectStore.readInto explains
+                        return Mono.defer(() -> { // claimed at subscription (Bodies.intoClaimed)
                             Buffer dst = target.get();
                             return dst == null ? r.getValue().then(Mono.<Buffer>empty())
                                     : Bodies.collectInto(r.getValue(), dst, path, counters).onErrorMap(e -> map(e, "read", path, false));

@@ -28,6 +28,22 @@ public final class Bodies {
     }
 
     /**
+     * A read into a caller's buffer whose ownership passes late: {@code read} gets a claim that returns
+     * {@code dst} the first time (the body collector then owns it) and null once a cancel or error released it
+     * first. Claim when the body's subscriber subscribes: a mapped but never subscribed inner (a cancel racing
+     * onNext) then leaves {@code dst} to the cancel's release.
+     */
+    public static Mono<Buffer> intoClaimed(Buffer dst, java.util.function.Function<java.util.function.Supplier<Buffer>, Mono<Buffer>> read) {
+        AtomicBoolean passed = new AtomicBoolean();
+        Runnable drop = () -> {
+            if (passed.compareAndSet(false, true)) {
+                dst.release();
+            }
+        };
+        return read.apply(() -> passed.compareAndSet(false, true) ? dst : null).doOnCancel(drop).doOnError(e -> drop.run());
+    }
+
+    /**
      * Copies {@code body} into {@code dst}, which must be filled exactly, and emits it. Takes ownership of
      * the {@code dst} handle: emitted when filled, released on error or cancel (so a page split into
      * several ranged requests is read straight into its one buffer, without a copy per part).

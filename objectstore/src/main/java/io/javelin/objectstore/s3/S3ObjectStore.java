@@ -24,7 +24,6 @@ import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -174,25 +173,17 @@ public final class S3ObjectStore implements ObjectStore {
         if (length == 0) {
             return ObjectStore.super.readInto(path, offset, dst);
         }
-        // whoever flips the flag owns dst's release: the body collector once it has it, else cancel/error
-        AtomicBoolean passed = new AtomicBoolean();
-        Runnable drop = () -> {
-            if (passed.compareAndSet(false, true)) {
-                dst.release();
-            }
-        };
         String range = "bytes=" + offset + "-" + (offset + length - 1);
-        return Mono.defer(() -> {
+        return Bodies.intoClaimed(dst, claim -> Mono.defer(() -> {
             String key = key(path);
             return send(OpClass.READ, "read", path, false,
                     () -> client.getObject(b -> b.bucket(bucket).key(key).range(range),
                             AsyncResponseTransformer.<GetObjectResponse>toPublisher()))
-                    // claimed when the body's subscriber subscribes: a mapped but never subscribed inner
-                    // (a cancel racing onNext) leaves dst to the cancel's release
-                    .flatMap(rp -> Mono.defer(() -> passed.compareAndSet(false, true)
-                            ? body(path, rp, offset, length, dst)
-                            : Flux.from(rp).then(Mono.<Buffer>empty())));
-        }).doOnCancel(drop).doOnError(e -> drop.run()).doOnDiscard(Buffer.class, Buffer::release);
+                    .flatMap(rp -> Mono.defer(() -> {
+                        Buffer claimed = claim.get();
+                        return claimed != null ? body(path, rp, offset, length, claimed) : Flux.from(rp).then(Mono.<Buffer>empty());
+                    }));
+        })).doOnDiscard(Buffer.class, Buffer::release);
     }
 
     /** {@code dst}: the buffer to fill (owned from here on: released on every failure), or null for a new one. */
