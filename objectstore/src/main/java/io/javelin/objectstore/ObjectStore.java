@@ -54,22 +54,25 @@ public interface ObjectStore extends AutoCloseable {
      * {@link #read} and a copy; stores that can read in place override it.
      */
     default Mono<Buffer> readInto(String path, long offset, Buffer dst) {
-        java.util.concurrent.atomic.AtomicBoolean handedOver = new java.util.concurrent.atomic.AtomicBoolean();
-        Runnable drop = () -> {
-            if (handedOver.compareAndSet(false, true)) {
-                dst.release();
-            }
-        };
-        return read(path, offset, dst.size()).<Buffer>handle((b, sink) -> {
-            try {
-                if (handedOver.compareAndSet(false, true)) {
-                    MemorySegment.copy(b.segment(), 0, dst.segment(), 0, dst.size());
-                    sink.next(dst);
-                }
-            } finally {
-                b.release();
-            }
-        }).doOnCancel(drop).doOnError(e -> drop.run()).doOnDiscard(Buffer.class, Buffer::release);
+        // the copy's result leaves through flatMap, whose discard releases it when a cancel races the emission
+        return io.javelin.objectstore.internal.Bodies.intoClaimed(dst, claim -> read(path, offset, dst.size())
+                .flatMap(b -> Mono.defer(() -> {
+                    try {
+                        Buffer target = claim.get();
+                        if (target == null) {
+                            return Mono.<Buffer>empty();
+                        }
+                        try {
+                            MemorySegment.copy(b.segment(), 0, target.segment(), 0, target.size());
+                        } catch (RuntimeException e) {
+                            target.release();
+                            throw e;
+                        }
+                        return Mono.just(target);
+                    } finally {
+                        b.release();
+                    }
+                }))).doOnDiscard(Buffer.class, Buffer::release);
     }
 
     /**
