@@ -162,6 +162,36 @@ final class CliSupport {
         return JSON.getNodeFactory().textNode(o.toString());
     }
 
+    /** Work on one batch; the caller closes the batch. */
+    @FunctionalInterface
+    interface BatchBody {
+        void accept(VectorSchemaRoot batch) throws IOException;
+    }
+
+    /**
+     * Runs {@code body} on each batch on a thread that may block (files, the terminal) and closes every batch
+     * exactly once. Not {@code toIterable()}: its iterator throws an error the moment it arrives and drops the
+     * batches still queued ahead of it, which then leak; here a queued batch is either handed to {@code body}
+     * or discarded (closed) when an error or a failing body ends the pipeline.
+     */
+    static void forEach(Flux<VectorSchemaRoot> batches, BatchBody body) throws IOException {
+        try {
+            batches.publishOn(reactor.core.scheduler.Schedulers.boundedElastic(), 1)
+                    .doOnNext(b -> {
+                        try (b) {
+                            body.accept(b);
+                        } catch (IOException e) {
+                            throw new java.io.UncheckedIOException(e);
+                        }
+                    })
+                    .doOnDiscard(VectorSchemaRoot.class, VectorSchemaRoot::close)
+                    .then()
+                    .block();
+        } catch (java.io.UncheckedIOException e) {
+            throw e.getCause();
+        }
+    }
+
     /** Prints batches (closing them) as an aligned table, CSV or JSON lines; returns the row count. */
     static long print(Flux<VectorSchemaRoot> batches, Schema schema, Format format, PrintWriter out) throws IOException {
         return print(batches, schema, format, out, Long.MAX_VALUE);
@@ -172,12 +202,12 @@ final class CliSupport {
             throws IOException {
         List<String> names = schema.getFields().stream().map(Field::getName).toList();
         List<List<String>> rows = new ArrayList<>();
-        long n = 0;
         if (format == Format.csv) {
             out.println(String.join(",", names.stream().map(CliSupport::csv).toList()));
         }
-        for (VectorSchemaRoot b : batches.publishOn(reactor.core.scheduler.Schedulers.boundedElastic(), 1).toIterable(1)) {
-            try (b) {
+        long[] printed = {0};
+        forEach(batches, b -> {
+                long n = printed[0];
                 for (int i = 0; i < b.getRowCount() && n < maxRows; i++, n++) {
                     switch (format) {
                         case table -> {
@@ -205,13 +235,13 @@ final class CliSupport {
                         default -> throw new IllegalArgumentException("Format " + format + " needs --output");
                     }
                 }
-            }
-        }
+                printed[0] = n;
+        });
         if (format == Format.table) {
             table(names, rows, out);
         }
         out.flush();
-        return n;
+        return printed[0];
     }
 
     static void table(List<String> header, List<List<String>> rows, PrintWriter out) {
@@ -276,7 +306,6 @@ final class CliSupport {
     /** Writes batches (closing them) to an Arrow IPC file with {@code compression}; returns the row count. */
     static long writeArrow(Flux<VectorSchemaRoot> batches, Schema schema, WritableByteChannel channel,
                            org.apache.arrow.memory.BufferAllocator allocator, IpcCompression compression) throws IOException {
-        long rows = 0;
         try (VectorSchemaRoot sink = VectorSchemaRoot.create(schema, allocator);
              ArrowFileWriter writer = new ArrowFileWriter(sink, null, channel, null,
                      org.apache.arrow.vector.ipc.message.IpcOption.DEFAULT,
@@ -284,21 +313,22 @@ final class CliSupport {
                              : org.apache.arrow.compression.CommonsCompressionFactory.INSTANCE, compression.codec)) {
             writer.start();
             VectorLoader loader = new VectorLoader(sink);
-            for (VectorSchemaRoot batch : batches.publishOn(reactor.core.scheduler.Schedulers.boundedElastic(), 1).toIterable(1)) {
-                try (batch; ArrowRecordBatch rb = new VectorUnloader(batch).getRecordBatch()) {
+            long[] rows = {0};
+            forEach(batches, batch -> {
+                try (ArrowRecordBatch rb = new VectorUnloader(batch).getRecordBatch()) {
                     loader.load(rb);
                     writer.writeBatch();
-                    rows += batch.getRowCount();
+                    rows[0] += batch.getRowCount();
                 }
-            }
+            });
             writer.end();
+            return rows[0];
         }
-        return rows;
     }
 
     /**
-     * The CLI's allocator: a process about to exit must not turn a completed command into a failure because
-     * a batch raced a cancellation (known gap in the cancel path), so a leak is reported, not thrown.
+     * The CLI's allocator: a process about to exit must not turn a completed command into a failure over
+     * accounting, so a leak is reported, not thrown (scans and takes settle before they end, so none is expected).
      */
     static final class Allocator extends org.apache.arrow.memory.RootAllocator {
         @Override

@@ -75,7 +75,7 @@ final class FileCommand implements Runnable {
         long offset;
 
         @Override
-        public Integer call() {
+        public Integer call() throws IOException {
             PrintWriter out = spec.commandLine().getOut();
             try (LanceFileReader r = open(file); BufferAllocator alloc = new RootAllocator()) {
                 List<String> names = columns != null ? columns
@@ -83,18 +83,16 @@ final class FileCommand implements Runnable {
                 out.println(String.join("\t", names));
                 long end = limit == Long.MAX_VALUE ? Long.MAX_VALUE : offset + limit;
                 var options = LanceFileReader.ScanOptions.all(1024).withColumns(columns).withRange(offset, end);
-                for (VectorSchemaRoot root : r.scan(options, alloc).publishOn(Schedulers.boundedElastic()).toIterable()) {
-                    try (root) {
-                        for (int i = 0; i < root.getRowCount(); i++) {
-                            List<String> cells = new ArrayList<>();
-                            for (FieldVector v : root.getFieldVectors()) {
-                                Object o = v.getObject(i);
-                                cells.add(o == null ? "null" : o instanceof byte[] b ? hex(b) : o.toString());
-                            }
-                            out.println(String.join("\t", cells));
+                CliSupport.forEach(r.scan(options, alloc), root -> {
+                    for (int i = 0; i < root.getRowCount(); i++) {
+                        List<String> cells = new ArrayList<>();
+                        for (FieldVector v : root.getFieldVectors()) {
+                            Object o = v.getObject(i);
+                            cells.add(o == null ? "null" : o instanceof byte[] b ? hex(b) : o.toString());
                         }
+                        out.println(String.join("\t", cells));
                     }
-                }
+                });
             }
             out.flush();
             return 0;
@@ -128,14 +126,15 @@ final class FileCommand implements Runnable {
                  ArrowFileWriter writer = new ArrowFileWriter(sink, null, target.channel())) {
                 writer.start();
                 VectorLoader loader = new VectorLoader(sink);
-                for (VectorSchemaRoot batch : r.scan(LanceFileReader.ScanOptions.all(batchSize), alloc)
-                        .publishOn(Schedulers.boundedElastic()).toIterable()) {
-                    try (batch; ArrowRecordBatch rb = new VectorUnloader(batch).getRecordBatch()) {
+                long[] written = {0};
+                CliSupport.forEach(r.scan(LanceFileReader.ScanOptions.all(batchSize), alloc), batch -> {
+                    try (ArrowRecordBatch rb = new VectorUnloader(batch).getRecordBatch()) {
                         loader.load(rb);
                         writer.writeBatch();
-                        rows += batch.getRowCount();
+                        written[0] += batch.getRowCount();
                     }
-                }
+                });
+                rows = written[0];
                 writer.end();
                 target.publish(); // a failed export leaves no partial file
             }

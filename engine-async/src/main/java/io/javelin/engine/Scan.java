@@ -44,6 +44,8 @@ final class Scan {
         private final java.util.Set<VectorSchemaRoot> live =
                 java.util.Collections.synchronizedSet(java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>()));
         private volatile boolean closed;
+        private int working; // guarded by this
+        private final List<Runnable> onIdle = new ArrayList<>(); // guarded by this
 
         /** Registers a batch built by the pipeline; closes it at once if the scan already ended. */
         VectorSchemaRoot track(VectorSchemaRoot r) {
@@ -81,8 +83,61 @@ final class Scan {
             }
         }
 
+        /** Work building batches for this custody (see {@link ResourceOwner#begin}); none once it is closed. */
+        @Override
+        public synchronized ResourceOwner.Work begin() {
+            if (closed) {
+                return null;
+            }
+            working++;
+            return this::end;
+        }
+
+        private void end() {
+            List<Runnable> run;
+            synchronized (this) {
+                if (--working > 0 || onIdle.isEmpty()) {
+                    return;
+                }
+                run = List.copyOf(onIdle);
+                onIdle.clear();
+            }
+            run.forEach(Runnable::run);
+        }
+
+        /** Runs {@code r} once no work is running; after {@link #closeAll} none can start, so it runs once for good. */
+        void whenIdle(Runnable r) {
+            synchronized (this) {
+                if (working > 0) {
+                    onIdle.add(r);
+                    return;
+                }
+            }
+            r.run();
+        }
+
+        /**
+         * Closes the custody and completes when work still running on other threads (a batch being built for a
+         * fragment whose scan an error or a limit cut short) is done, so nothing touches the allocator after
+         * the subscriber sees the end.
+         */
+        Mono<Void> settle() {
+            return Mono.create(sink -> {
+                closeAll();
+                whenIdle(sink::success);
+            });
+        }
+
+        /** {@code f} whose completion and error wait for {@link #settle}. */
+        <T> Flux<T> settled(Flux<T> f) {
+            return f.onErrorResume(e -> settle().then(Mono.error(e)))
+                    .concatWith(Mono.defer(this::settle).then(Mono.empty()));
+        }
+
         void closeAll() {
-            closed = true;
+            synchronized (this) {
+                closed = true;
+            }
             List<VectorSchemaRoot> left;
             synchronized (live) {
                 left = new ArrayList<>(live);
@@ -101,20 +156,17 @@ final class Scan {
             InFlight inFlight = new InFlight();
             ScanStats stats = new ScanStats(s.dataset.uri(), s.dataset.version());
             io.javelin.objectstore.io.PageIoScheduler io = s.dataset.io();
-            return runTracked(s, plan, allocator, inFlight, io)
+            return inFlight.settled(runTracked(s, plan, allocator, inFlight, io)
                     .<VectorSchemaRoot>handle((r, sink) -> {
                         if (inFlight.claim(r)) {
                             stats.delivered(r.getRowCount());
                             sink.next(r);
                         }
-                    })
+                    }))
                     // before the terminal signal travels on, so a subscriber that sees it also sees the meters
-                    // and the memory back; doFinally covers cancel
+                    // and the memory back (settled: no batch is still being built); doFinally covers cancel
                     .doOnComplete(() -> stats.finished(reactor.core.publisher.SignalType.ON_COMPLETE))
-                    .doOnError(e -> {
-                        inFlight.closeAll();
-                        stats.finished(reactor.core.publisher.SignalType.ON_ERROR);
-                    })
+                    .doOnError(e -> stats.finished(reactor.core.publisher.SignalType.ON_ERROR))
                     .doFinally(sig -> {
                         inFlight.closeAll();
                         stats.finished(sig);
@@ -542,7 +594,7 @@ final class Scan {
                     })
                     .doFinally(sig -> {
                         owner.closeAll();
-                        alloc.close();
+                        owner.whenIdle(alloc::close); // a batch still being built after a cancel is closed first
                     })
                     .contextWrite(ctx -> ctx.put(ResourceOwner.CONTEXT_KEY, owner));
         });

@@ -87,6 +87,8 @@ final class Take {
                         }
                         sink.next(assemble(parts, read, projection, addresses.length, allocator));
                     })
+                    // an error waits for takes of other fragments still building batches in the caller's allocator
+                    .onErrorResume(e -> custody.settle().then(Mono.error(e)))
                     .doFinally(sig -> custody.closeAll())
                     .contextWrite(ctx -> ctx.put(ResourceOwner.CONTEXT_KEY, custody));
         });

@@ -26,32 +26,59 @@ public final class CancelSafe {
 
     /**
      * Runs {@code body} on {@code scheduler}; its result is closed if the subscriber cancelled meanwhile.
-     * The emitted value is also given to the {@link ResourceOwner} in the subscriber's context, if any.
+     * The emitted value is also given to the {@link ResourceOwner} in the subscriber's context, if any, and
+     * the owner's {@link ResourceOwner#begin work} spans the body and the synchronous delivery downstream
+     * (whatever the subscriber builds from the value on this thread); an owner that has ended gets nothing.
      */
     public static <T extends AutoCloseable> Mono<T> produceOn(Scheduler scheduler, Callable<T> body) {
         return Mono.deferContextual(ctx -> {
             ResourceOwner owner = ctx.getOrDefault(ResourceOwner.CONTEXT_KEY, null);
-            AtomicReference<Object> slot = new AtomicReference<>();
-            return Mono.fromCallable(() -> {
-                        T v = body.call();
-                        if (v != null && !slot.compareAndSet(null, v)) {
+            return Mono.<T>create(sink -> {
+                AtomicReference<Object> slot = new AtomicReference<>();
+                // registered before the task is scheduled (an immediate scheduler runs it right away); a running
+                // task is not disposed, which could interrupt its thread: the slot tells it what happened
+                sink.onCancel(() -> {
+                    Object prev = slot.getAndSet(CANCELLED);
+                    if (prev instanceof AutoCloseable c && prev != TAKEN) {
+                        closeQuietly(c);
+                    }
+                });
+                Runnable task = () -> {
+                    if (slot.get() == CANCELLED) {
+                        return;
+                    }
+                    ResourceOwner.Work work = owner == null ? ResourceOwner.Work.NONE : owner.begin();
+                    if (work == null) {
+                        sink.success(); // the owner ended: its subscriber is gone
+                        return;
+                    }
+                    try (work) {
+                        T v;
+                        try {
+                            v = body.call();
+                        } catch (Throwable e) {
+                            reactor.core.Exceptions.throwIfJvmFatal(e);
+                            sink.error(e);
+                            return;
+                        }
+                        if (v == null) {
+                            sink.success();
+                        } else if (!slot.compareAndSet(null, v)) {
                             closeQuietly(v); // cancelled while producing
-                            return null;
-                        }
-                        return v;
-                    })
-                    .subscribeOn(scheduler)
-                    .doOnNext(v -> {
-                        if (slot.compareAndSet(v, TAKEN) && owner != null) {
-                            owner.adopt(v);
-                        }
-                    })
-                    .doOnCancel(() -> {
-                        Object prev = slot.getAndSet(CANCELLED);
-                        if (prev instanceof AutoCloseable c) {
-                            closeQuietly(c);
-                        }
-                    });
+                        } else if (slot.compareAndSet(v, TAKEN)) {
+                            if (owner != null) {
+                                owner.adopt(v);
+                            }
+                            sink.success(v);
+                        } // else: the cancel handler took it
+                    }
+                };
+                try {
+                    scheduler.schedule(task);
+                } catch (java.util.concurrent.RejectedExecutionException e) {
+                    sink.error(e);
+                }
+            });
         });
     }
 
