@@ -143,7 +143,7 @@ final class FragmentSource {
         List<Flux<VectorSchemaRoot>> scans = new ArrayList<>();
         for (var g : groups.entrySet()) {
             var opts = LanceFileReader.ScanOptions.all(batchSize).withColumns(inFile(g.getValue())).withRange(start, rows)
-                    .withReadAhead(readAhead);
+                    .withReadAhead(readAhead).withSharedBudget(owner == null ? null : owner.readAhead);
             scans.add(readers.get(g.getKey()).scan(opts, allocator));
         }
         List<List<String>> order = new ArrayList<>(groups.values());

@@ -44,7 +44,17 @@ final class Scan {
         private final java.util.Set<VectorSchemaRoot> live =
                 java.util.Collections.synchronizedSet(java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>()));
         private volatile boolean closed;
+        /** The read-ahead bytes all file scans of this scan share (null: each file scan its own). */
+        final io.javelin.encoding.file.ReadAheadBudget readAhead;
         private int working; // guarded by this
+
+        InFlight() {
+            this(null);
+        }
+
+        InFlight(io.javelin.encoding.file.ReadAheadBudget readAhead) {
+            this.readAhead = readAhead;
+        }
         private final List<Runnable> onIdle = new ArrayList<>(); // guarded by this
 
         /** Registers a batch built by the pipeline; closes it at once if the scan already ended. */
@@ -153,7 +163,8 @@ final class Scan {
 
     static Flux<VectorSchemaRoot> run(Scanner s, Scanner.Plan plan, BufferAllocator allocator) {
         return Flux.defer(() -> {
-            InFlight inFlight = new InFlight();
+            InFlight inFlight = new InFlight(new io.javelin.encoding.file.ReadAheadBudget(
+                    s.ioBufferSize > 0 ? s.ioBufferSize : s.dataset.readAhead().scanBudgetBytes()));
             ScanStats stats = new ScanStats(s.dataset.uri(), s.dataset.version());
             io.javelin.objectstore.io.PageIoScheduler io = s.dataset.io();
             return inFlight.settled(runTracked(s, plan, allocator, inFlight, io)

@@ -37,6 +37,8 @@ public final class Scanner {
     final int batchReadahead;
     final boolean pushdown;
     final FragmentPruner pruner;
+    /** Read-ahead bytes of the whole scan (Lance's {@code io_buffer_size}); 0: the store's default. Set only by copies. */
+    long ioBufferSize;
 
     Scanner(Dataset dataset) {
         this(dataset, null, null, -1, 0, DEFAULT_BATCH_SIZE, null, false, false, true, DEFAULT_FRAGMENT_READAHEAD,
@@ -65,8 +67,10 @@ public final class Scanner {
     private Scanner copy(List<String> columns, String filter, long limit, long offset, int batchSize, List<Long> fragmentIds,
                          boolean withRowId, boolean withRowAddress, boolean ordered, int fragmentReadahead,
                          int batchReadahead, boolean pushdown, FragmentPruner pruner) {
-        return new Scanner(dataset, columns, filter, limit, offset, batchSize, fragmentIds, withRowId, withRowAddress, ordered,
+        Scanner s = new Scanner(dataset, columns, filter, limit, offset, batchSize, fragmentIds, withRowId, withRowAddress, ordered,
                 fragmentReadahead, batchReadahead, pushdown, pruner);
+        s.ioBufferSize = ioBufferSize;
+        return s;
     }
 
     private InvalidScanException invalid(String message) {
@@ -141,6 +145,21 @@ public final class Scanner {
         }
         return copy(columns, filter, limit, offset, batchSize, fragmentIds, withRowId, withRowAddress, ordered, n,
                 batchReadahead, pushdown, pruner);
+    }
+
+    /**
+     * Encoded bytes the scan may read ahead of its consumer, over all fragments it reads at once (Lance's
+     * {@code io_buffer_size}). Default: 256 MiB on local stores, 1 GiB on cloud stores. Each file scan may still
+     * hold one page ahead, so a budget smaller than that many pages only slows the scan down.
+     */
+    public Scanner ioBufferSize(long bytes) {
+        if (bytes <= 0) {
+            throw invalid("io_buffer_size must be positive, got " + bytes);
+        }
+        Scanner s = copy(columns, filter, limit, offset, batchSize, fragmentIds, withRowId, withRowAddress, ordered,
+                fragmentReadahead, batchReadahead, pushdown, pruner);
+        s.ioBufferSize = bytes;
+        return s;
     }
 
     public Scanner batchReadahead(int n) {

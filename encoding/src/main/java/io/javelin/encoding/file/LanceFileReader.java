@@ -211,18 +211,22 @@ public final class LanceFileReader implements AutoCloseable {
         return metadata.arrowSchema();
     }
 
-    /** Options of a scan: projected top-level columns (null = all), row range and batch size. */
     /**
+     * Options of a scan: projected top-level columns (null = all), row range and batch size.
+     *
      * @param readAhead page read-ahead of the scan ({@link ReadAhead#OFF}: none); {@link #all} uses
      *                  {@link ReadAhead#localDefaults()}, callers on a store choose {@link ReadAhead#forStore}
+     * @param shared    the read-ahead budget this file scan shares with the other file scans of one dataset scan
+     *                  (null: its own, of {@link ReadAhead#scanBudgetBytes()})
      */
-    public record ScanOptions(List<String> columns, long start, long end, int batchSize, ReadAhead readAhead) {
+    public record ScanOptions(List<String> columns, long start, long end, int batchSize, ReadAhead readAhead,
+                              ReadAheadBudget shared) {
         public ScanOptions {
             java.util.Objects.requireNonNull(readAhead, "readAhead");
         }
 
         public ScanOptions(List<String> columns, long start, long end, int batchSize) {
-            this(columns, start, end, batchSize, ReadAhead.localDefaults());
+            this(columns, start, end, batchSize, ReadAhead.localDefaults(), null);
         }
 
         public static ScanOptions all(int batchSize) {
@@ -230,15 +234,19 @@ public final class LanceFileReader implements AutoCloseable {
         }
 
         public ScanOptions withColumns(List<String> cols) {
-            return new ScanOptions(cols, start, end, batchSize, readAhead);
+            return new ScanOptions(cols, start, end, batchSize, readAhead, shared);
         }
 
         public ScanOptions withRange(long s, long e) {
-            return new ScanOptions(columns, s, e, batchSize, readAhead);
+            return new ScanOptions(columns, s, e, batchSize, readAhead, shared);
         }
 
         public ScanOptions withReadAhead(ReadAhead r) {
-            return new ScanOptions(columns, start, end, batchSize, r);
+            return new ScanOptions(columns, start, end, batchSize, r, shared);
+        }
+
+        public ScanOptions withSharedBudget(ReadAheadBudget b) {
+            return new ScanOptions(columns, start, end, batchSize, readAhead, b);
         }
     }
 
@@ -292,15 +300,16 @@ public final class LanceFileReader implements AutoCloseable {
         if (legacy != null) {
             return legacy.scan(fields, start, end, options.batchSize(), allocator);
         }
-        return Flux.defer(() -> scan(fields, start, end, options.batchSize(), options.readAhead(), allocator));
+        return Flux.defer(() -> scan(fields, start, end, options.batchSize(), options.readAhead(), options.shared(), allocator));
     }
 
     private Flux<VectorSchemaRoot> scan(List<LanceField> fields, long start, long end, int batchSize, ReadAhead readAhead,
-                                        BufferAllocator allocator) {
+                                        ReadAheadBudget shared, BufferAllocator allocator) {
         List<FieldReader> readers = fields.stream().map(this::fieldReader).toList();
         long batches = (end - start + batchSize - 1) / batchSize;
         if (readAhead.enabled() && batches <= MAX_PLANNED_BATCHES) {
-            return scanAhead(fields, readers, start, end, batchSize, (int) batches, readAhead, allocator);
+            return scanAhead(fields, readers, start, end, batchSize, (int) batches, readAhead,
+                    shared != null ? shared : new ReadAheadBudget(readAhead.scanBudgetBytes()), allocator);
         }
         PageCache cache = new PageCache();
         return Flux.fromStream(() -> java.util.stream.LongStream.range(0, batches).boxed())
@@ -322,7 +331,7 @@ public final class LanceFileReader implements AutoCloseable {
      * earlier batches are consumed; a batch whose pages are ready is built on the requesting thread.
      */
     private Flux<VectorSchemaRoot> scanAhead(List<LanceField> fields, List<FieldReader> readers, long start, long end, int batchSize,
-                                             int batches, ReadAhead readAhead, BufferAllocator allocator) {
+                                             int batches, ReadAhead readAhead, ReadAheadBudget budget, BufferAllocator allocator) {
         List<long[]> ranges = new ArrayList<>(batches);
         for (long b = 0; b < batches; b++) {
             long s = start + b * batchSize;
@@ -332,7 +341,7 @@ public final class LanceFileReader implements AutoCloseable {
             // pages on their way to the read-ahead belong to this until it takes them (see PageCache)
             PageCache inFlight = new PageCache();
             ScanReadAhead ahead = new ScanReadAhead(metadata.resource(), readers, ranges, this::pageBytes,
-                    this::loadPage, reactor.util.context.Context.of(ctx).put(PageCache.CONTEXT_KEY, inFlight), readAhead);
+                    this::loadPage, reactor.util.context.Context.of(ctx).put(PageCache.CONTEXT_KEY, inFlight), readAhead, budget);
             // The batch built but not yet passed downstream: concatMap may build the next batch before it is
             // requested and then drop it silently on a cancel. Exactly one of delivery and cancel takes it.
             java.util.concurrent.atomic.AtomicReference<VectorSchemaRoot> pending = new java.util.concurrent.atomic.AtomicReference<>();

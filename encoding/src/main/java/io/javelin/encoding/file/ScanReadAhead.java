@@ -49,6 +49,9 @@ final class ScanReadAhead implements AutoCloseable {
         boolean done;
         List<Runnable> waiters = new ArrayList<>();
 
+        /** Bytes this slot holds of the shared budget (while it is ahead of the current batch). */
+        long reserved;
+
         Slot(Planned plan) {
             this.plan = plan;
         }
@@ -62,6 +65,8 @@ final class ScanReadAhead implements AutoCloseable {
     /** The scan's owner of pages not yet handed to this read-ahead (null: none). */
     private final PageCache inFlight;
     private final ReadAhead limits;
+    /** Shared with the other file scans of the dataset scan. */
+    private final ReadAheadBudget budget;
     private final Map<PageRef, Slot> slots = new HashMap<>();
     private int next;
     private boolean closed;
@@ -71,9 +76,11 @@ final class ScanReadAhead implements AutoCloseable {
      * @param bytes  encoded bytes of a page
      */
     ScanReadAhead(String resource, List<FieldReader> readers, List<long[]> ranges, java.util.function.ToLongFunction<PageRef> bytes,
-                  BiFunction<PageRef, FieldReader, Mono<Object>> loader, ContextView context, ReadAhead limits) {
+                  BiFunction<PageRef, FieldReader, Mono<Object>> loader, ContextView context, ReadAhead limits,
+                  ReadAheadBudget budget) {
         this.loader = loader;
         this.limits = limits;
+        this.budget = budget;
         this.context = Context.of(context);
         this.inFlight = this.context.getOrDefault(PageCache.CONTEXT_KEY, null);
         Map<PageRef, int[]> span = new LinkedHashMap<>();
@@ -121,6 +128,9 @@ final class ScanReadAhead implements AutoCloseable {
                     Slot s = it.next();
                     if (s.plan.lastBatch() < b && s.done) {
                         it.remove();
+                        if (s.reserved > 0) {
+                            budget.release(s.reserved);
+                        }
                         evicted.add(s.page);
                     }
                 }
@@ -130,18 +140,25 @@ final class ScanReadAhead implements AutoCloseable {
                     if (s.plan.firstBatch() > b) {
                         ahead++;
                         aheadBytes += s.plan.bytes();
+                    } else if (s.reserved > 0) {
+                        budget.release(s.reserved); // current now: no longer read-ahead
+                        s.reserved = 0;
                     }
                 }
                 while (next < order.size()) {
                     Planned p = order.get(next);
+                    long reserve = 0;
                     if (p.firstBatch() > b) {
-                        if (!limits.enabled() || ahead >= limits.maxPages() || (ahead > 0 && aheadBytes + p.bytes() > limits.budgetBytes())) {
+                        if (!limits.enabled() || ahead >= limits.maxPages() || (ahead > 0 && aheadBytes + p.bytes() > limits.budgetBytes())
+                                || !budget.reserve(p.bytes(), ahead == 0)) {
                             break;
                         }
                         ahead++;
                         aheadBytes += p.bytes();
+                        reserve = p.bytes();
                     }
                     Slot s = new Slot(p);
+                    s.reserved = reserve;
                     slots.put(p.ref(), s);
                     start.add(() -> startLoad(s));
                     next++;
@@ -306,6 +323,10 @@ final class ScanReadAhead implements AutoCloseable {
             }
             closed = true;
             for (Slot s : slots.values()) {
+                if (s.reserved > 0) {
+                    budget.release(s.reserved);
+                    s.reserved = 0;
+                }
                 if (s.done) {
                     pages.add(s.page);
                 } else if (s.load != null) {

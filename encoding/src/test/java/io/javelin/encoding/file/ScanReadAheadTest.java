@@ -79,6 +79,61 @@ class ScanReadAheadTest {
                 WriteOptions.of(LanceFileVersion.V2_1).withPageSize(64 * 1024)).block(Duration.ofMinutes(1));
     }
 
+    /**
+     * File scans of one dataset scan share one read-ahead budget: with the budget spent, each holds only the
+     * one page ahead it is always allowed, however large its own window; the bytes come back when they end.
+     */
+    @Test
+    void fileScansSharingABudgetReadAheadOnlyWithinIt() throws Exception {
+        try (BufferAllocator a = new RootAllocator(); LocalObjectStore store = new LocalObjectStore(dir, 2)) {
+            write(store, a);
+            Counting src = new Counting(new ObjectStoreSource(store, "d.lance"));
+            try (LanceFileReader r = LanceFileReader.open(src).block()) {
+                long largestPage = 0;
+                for (var c : r.metadata().columns()) {
+                    for (var p : c.getPagesList()) {
+                        largestPage = Math.max(largestPage, p.getBufferSizesList().stream().mapToLong(Long::longValue).sum());
+                    }
+                }
+                ReadAheadBudget shared = new ReadAheadBudget(1);
+                int opened = src.reads.get();
+                List<VectorSchemaRoot> firsts = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+                List<BaseSubscriber<VectorSchemaRoot>> subs = new java.util.ArrayList<>();
+                for (int i = 0; i < 2; i++) {
+                    BaseSubscriber<VectorSchemaRoot> one = new BaseSubscriber<>() {
+                        @Override
+                        protected void hookOnSubscribe(org.reactivestreams.Subscription s) {
+                            request(1);
+                        }
+
+                        @Override
+                        protected void hookOnNext(VectorSchemaRoot v) {
+                            firsts.add(v);
+                        }
+                    };
+                    subs.add(one);
+                    r.scan(all(100).withSharedBudget(shared), a).subscribe(one);
+                }
+                long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+                while (firsts.size() < 2 && System.nanoTime() < deadline) {
+                    Thread.sleep(5);
+                }
+                assertThat(firsts).hasSize(2);
+                Thread.sleep(200);
+                // each: batch 0's pages (one per column) and the one page ahead it may always hold
+                assertThat(src.reads.get() - opened).isLessThanOrEqualTo(2 * (3 + 1));
+                assertThat(shared.peakBytes()).isPositive().isLessThanOrEqualTo(2 * largestPage);
+                subs.forEach(BaseSubscriber::dispose);
+                firsts.forEach(VectorSchemaRoot::close);
+                deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+                while (shared.reservedBytes() != 0 && System.nanoTime() < deadline) {
+                    Thread.sleep(5);
+                }
+                assertThat(shared.reservedBytes()).as("returned when the scans end").isZero();
+            }
+        }
+    }
+
     @Test
     void readsAheadABoundedNumberOfPagesAndReleasesThemOnCancel() throws Exception {
         try (BufferAllocator a = new RootAllocator(); LocalObjectStore store = new LocalObjectStore(dir, 2)) {
@@ -204,7 +259,7 @@ class ScanReadAheadTest {
                 }));
         List<long[]> ranges = List.of(new long[] {0, 10}, new long[] {10, 20}, new long[] {20, 30}, new long[] {30, 40});
         ScanReadAhead ahead = new ScanReadAhead("test", List.of(new OnePagePerBatch()), ranges, ref -> 10, loader,
-                reactor.util.context.Context.empty(), AHEAD);
+                reactor.util.context.Context.empty(), AHEAD, new ReadAheadBudget(AHEAD.scanBudgetBytes()));
         reactor.core.Disposable waiting = ahead.ensure(0).subscribe();
         ahead.close(); // the scan is cancelled: every load in flight is disposed and delivers its page now
         waiting.dispose();
