@@ -25,12 +25,27 @@ public final class JavelinCli implements Runnable {
         // The process reports one error, the command's; anything Reactor drops after it (a concurrent failure
         // of a path that does not route them into the reported error) is for --verbose only, not an ERROR log.
         boolean verbose = java.util.Arrays.asList(args).contains("--verbose");
+        processOptions();
         reactor.core.publisher.Hooks.onErrorDropped(e -> {
             if (verbose) {
                 System.err.println("(also failed: " + e + ")");
             }
         });
         System.exit(run(args));
+    }
+
+    /**
+     * The process-wide choices the library takes as values, from the launcher's JVM properties (debugging and
+     * A/B runs): {@code javelin.simd.disable}, {@code javelin.simd.maxBits}, {@code javelin.offheap.zeroAll},
+     * {@code javelin.offheap.poolBytes}, {@code javelin.offheap.trace}.
+     */
+    static void processOptions() {
+        io.javelin.encoding.kernel.SimdOptions.configure(new io.javelin.encoding.kernel.SimdOptions(
+                !Boolean.getBoolean("javelin.simd.disable"), Integer.getInteger("javelin.simd.maxBits", Integer.MAX_VALUE)));
+        var heap = io.javelin.objectstore.memory.OffHeapOptions.DEFAULTS;
+        io.javelin.objectstore.memory.OffHeapOptions.configure(new io.javelin.objectstore.memory.OffHeapOptions(
+                !Boolean.getBoolean("javelin.offheap.zeroAll"), Long.getLong("javelin.offheap.poolBytes", heap.poolBytes()),
+                Boolean.getBoolean("javelin.offheap.trace")));
     }
 
     /** Runs the CLI and returns its exit code (for tests). */

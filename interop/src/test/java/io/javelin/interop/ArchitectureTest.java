@@ -25,6 +25,7 @@ class ArchitectureTest {
     static void importClasses() {
         production = new ClassFileImporter()
                 .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                .withImportOption(location -> !location.contains("-tests.jar")) // other modules' test-jars
                 .importPackages("io.javelin");
     }
 
@@ -56,7 +57,7 @@ class ArchitectureTest {
     @Test
     void aLayeringViolationIsDetected() {
         JavaClasses fixture = new ClassFileImporter().importPackages("io.javelin.archfixture");
-        assertThat(fixture.size()).isEqualTo(2);
+        assertThat(fixture.size()).isEqualTo(3);
         assertThatThrownBy(() -> layering("io.javelin.archfixture").check(fixture))
                 .isInstanceOf(AssertionError.class)
                 .hasMessageContaining("BadStore")
@@ -69,6 +70,43 @@ class ArchitectureTest {
                 .should().dependOnClassesThat().resideInAnyPackage("reactor..", "org.reactivestreams..")
                 .allowEmptyShould(false)
                 .check(production);
+    }
+
+    /**
+     * Library code takes its settings as values (options records): only the CLI, benchmarks and test code read
+     * system properties. Still allowed, until caches move into a session object (#27): the three below.
+     */
+    static ArchRule noSystemProperties(String root, java.util.Set<String> allowed) {
+        return noClasses().that().resideInAnyPackage(root + ".objectstore..", root + ".encoding..", root + ".tx..",
+                        root + ".index..", root + ".engine..")
+                .and(new com.tngtech.archunit.base.DescribedPredicate<com.tngtech.archunit.core.domain.JavaClass>("not allowed") {
+                    @Override
+                    public boolean test(com.tngtech.archunit.core.domain.JavaClass c) {
+                        return !allowed.contains(c.getName());
+                    }
+                })
+                .should().callMethod(System.class, "getProperty", String.class)
+                .orShould().callMethod(System.class, "getProperty", String.class, String.class)
+                .orShould().callMethod(Boolean.class, "getBoolean", String.class)
+                .orShould().callMethod(Integer.class, "getInteger", String.class)
+                .orShould().callMethod(Integer.class, "getInteger", String.class, int.class)
+                .orShould().callMethod(Long.class, "getLong", String.class)
+                .orShould().callMethod(Long.class, "getLong", String.class, long.class)
+                .allowEmptyShould(true);
+    }
+
+    @Test
+    void libraryCodeReadsNoSystemProperties() {
+        noSystemProperties("io.javelin", java.util.Set.of("io.javelin.engine.OpenFiles", "io.javelin.engine.index.IndexCaches",
+                "io.javelin.tx.tree.LeafCache", "io.javelin.tx.tree.LanceLeafCodec")).check(production);
+    }
+
+    @Test
+    void aSystemPropertyReadIsDetected() {
+        JavaClasses fixture = new ClassFileImporter().importPackages("io.javelin.archfixture");
+        assertThatThrownBy(() -> noSystemProperties("io.javelin.archfixture", java.util.Set.of()).check(fixture))
+                .isInstanceOf(AssertionError.class)
+                .hasMessageContaining("TunedByProperty");
     }
 
     @Test

@@ -15,6 +15,14 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  */
 public final class LeakCheckExtension implements BeforeEachCallback, AfterEachCallback {
 
+    static {
+        // test runs choose with JVM properties; the library takes only OffHeapOptions
+        io.javelin.objectstore.memory.OffHeapOptions d = io.javelin.objectstore.memory.OffHeapOptions.DEFAULTS;
+        io.javelin.objectstore.memory.OffHeapOptions.configure(new io.javelin.objectstore.memory.OffHeapOptions(
+                !Boolean.getBoolean("javelin.offheap.zeroAll"), Long.getLong("javelin.offheap.poolBytes", d.poolBytes()),
+                Boolean.getBoolean("javelin.offheap.trace")));
+    }
+
     private static final ExtensionContext.Namespace NS = ExtensionContext.Namespace.create(LeakCheckExtension.class);
 
     @Override
@@ -34,7 +42,7 @@ public final class LeakCheckExtension implements BeforeEachCallback, AfterEachCa
         }
         if (!leaked.isEmpty()) {
             for (Throwable t : io.javelin.objectstore.memory.Buffer.liveTraces()) {
-                t.printStackTrace(); // only with -Djavelin.offheap.trace=true
+                t.printStackTrace(); // only with -Djavelin.offheap.trace=true (OffHeapOptions.traceHandles)
             }
             throw new OffHeapLeakError("off-heap leak: " + leaked.size() + " arena(s) opened by "
                     + context.getDisplayName() + " still open after " + graceMillis + " ms: " + leaked);

@@ -226,7 +226,7 @@ public interface Kernels {
         }
 
         private static Kernels load() {
-            if (vectorModulePresent() && !Boolean.getBoolean("javelin.simd.disable")) {
+            if (vectorModulePresent() && SimdOptions.current().enabled()) {
                 try {
                     return (Kernels) Class.forName("io.javelin.encoding.kernel.VectorKernels")
                             .getDeclaredConstructor().newInstance();

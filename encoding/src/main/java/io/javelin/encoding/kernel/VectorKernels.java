@@ -27,10 +27,10 @@ final class VectorKernels extends ScalarKernels {
 
     private static final ByteOrder LE = ByteOrder.LITTLE_ENDIAN;
     /**
-     * The machine's preferred shape, or a narrower one when {@code -Djavelin.simd.maxBits=128|256} asks
-     * for it (tests use this to run the AVX2 / NEON code paths on an AVX-512 machine).
+     * The machine's preferred shape, or a narrower one when {@link SimdOptions#maxBits()} asks for it (tests
+     * use this to run the AVX2 / NEON code paths on an AVX-512 machine).
      */
-    private static final VectorShape SHAPE = shape(Integer.getInteger("javelin.simd.maxBits", Integer.MAX_VALUE));
+    private static final VectorShape SHAPE = shape(SimdOptions.current().maxBits());
     private static final VectorSpecies<Byte> BYTES = VectorSpecies.of(byte.class, SHAPE);
     private static final VectorSpecies<Short> SHORTS = VectorSpecies.of(short.class, SHAPE);
     private static final VectorSpecies<Integer> INTS = VectorSpecies.of(int.class, SHAPE);

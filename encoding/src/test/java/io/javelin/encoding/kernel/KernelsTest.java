@@ -17,12 +17,15 @@ class KernelsTest {
 
     @Test
     void selectedProviderMatchesTheJvm() {
-        boolean forcedScalar = Boolean.getBoolean("javelin.simd.disable");
+        // the run's -Djavelin.simd.* flags reached the library as SimdOptions (SimdFromProperties)
+        assertThat(SimdOptions.current()).isEqualTo(new SimdOptions(!Boolean.getBoolean("javelin.simd.disable"),
+                Integer.getInteger("javelin.simd.maxBits", Integer.MAX_VALUE)));
+        boolean forcedScalar = !SimdOptions.current().enabled();
         boolean vectorAvailable = Kernels.Holder.vectorModulePresent();
         String expected = vectorAvailable && !forcedScalar ? "vector(" : "scalar";
         assertThat(Kernels.get().name()).startsWith(expected);
-        Integer maxBits = Integer.getInteger("javelin.simd.maxBits");
-        if (maxBits != null && expected.startsWith("vector")) {
+        int maxBits = SimdOptions.current().maxBits();
+        if (maxBits != Integer.MAX_VALUE && expected.startsWith("vector")) {
             assertThat(Kernels.get().name()).isEqualTo("vector(" + maxBits + "-bit)");
         }
     }

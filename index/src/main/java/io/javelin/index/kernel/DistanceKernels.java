@@ -163,7 +163,7 @@ public interface DistanceKernels {
         }
 
         private static DistanceKernels load() {
-            if (!Boolean.getBoolean("javelin.simd.disable")) {
+            if (io.javelin.encoding.kernel.SimdOptions.current().enabled()) {
                 DistanceKernels v = vectorOrNull();
                 if (v != null) {
                     return v;

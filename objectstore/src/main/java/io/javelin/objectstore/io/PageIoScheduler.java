@@ -294,8 +294,6 @@ public final class PageIoScheduler {
 
     /** Reads of at most this size are batched into one store call when a request has several. */
     static final long BATCH_READ_MAX = 64 * 1024;
-    /** {@code -Djavelin.io.batchSmallReads=false} turns batching off. */
-    static final boolean BATCH_SMALL_READS = !"false".equals(System.getProperty("javelin.io.batchSmallReads"));
     /** Bytes of one batched store call. */
     static final long BATCH_TOTAL_MAX = 1024 * 1024;
 
@@ -304,7 +302,7 @@ public final class PageIoScheduler {
      * (local: a read costs a thread hand-off more than the bytes), more than one read, every read small, none a slice of a split read.
      */
     private boolean batchable(List<ByteRange> plan, Buffer[] parentOf) {
-        if (!BATCH_SMALL_READS || !store.batchesReads() || plan.size() < 2 || totalBytes(plan) > BATCH_TOTAL_MAX) {
+        if (!store.batchesReads() || plan.size() < 2 || totalBytes(plan) > BATCH_TOTAL_MAX) {
             return false;
         }
         for (int k = 0; k < plan.size(); k++) {

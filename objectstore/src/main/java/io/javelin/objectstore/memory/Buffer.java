@@ -33,10 +33,10 @@ public final class Buffer implements AutoCloseable {
     }
 
     /**
-     * Debugging aid ({@code -Djavelin.offheap.trace=true}): remembers where every live handle was made, so a
+     * Debugging aid ({@link OffHeapOptions#traceHandles()}): remembers where every live handle was made, so a
      * leak report can name the code that did not release it ({@link #liveTraces()}).
      */
-    private static final boolean TRACE = Boolean.getBoolean("javelin.offheap.trace");
+    private static final boolean TRACE = OffHeapOptions.current().traceHandles();
     private static final java.util.Map<Buffer, Throwable> TRACES = new java.util.concurrent.ConcurrentHashMap<>();
 
     /** Allocation traces of live handles, when tracing is on (else empty). */

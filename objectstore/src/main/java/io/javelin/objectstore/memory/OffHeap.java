@@ -59,7 +59,7 @@ public final class OffHeap {
         static {
             java.lang.invoke.MethodHandle m = null;
             java.lang.invoke.MethodHandle f = null;
-            boolean ok = !Boolean.getBoolean("javelin.offheap.zeroAll");
+            boolean ok = OffHeapOptions.current().uninitialized();
             if (ok) {
                 try {
                     java.lang.foreign.Linker linker = java.lang.foreign.Linker.nativeLinker();
@@ -90,7 +90,7 @@ public final class OffHeap {
         private static final java.util.Map<Long, java.util.ArrayDeque<MemorySegment>> POOL = new java.util.HashMap<>();
         private static long pooledBytes;
         static final long POOL_MIN = 1L << 20;
-        static final long POOL_MAX = Long.getLong("javelin.offheap.poolBytes", 256L << 20);
+        static final long POOL_MAX = OffHeapOptions.current().poolBytes();
 
         static MemorySegment allocate(long size, Arena owner) {
             long block = size >= POOL_MIN ? (size + 63 + POOL_MIN - 1) & -POOL_MIN : size + 63;
