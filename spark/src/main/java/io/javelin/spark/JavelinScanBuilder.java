@@ -1,0 +1,118 @@
+package io.javelin.spark;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.apache.spark.sql.connector.expressions.aggregate.AggregateFunc;
+import org.apache.spark.sql.connector.expressions.aggregate.Aggregation;
+import org.apache.spark.sql.connector.expressions.aggregate.CountStar;
+import org.apache.spark.sql.connector.expressions.filter.Predicate;
+import org.apache.spark.sql.connector.read.Scan;
+import org.apache.spark.sql.connector.read.ScanBuilder;
+import org.apache.spark.sql.connector.read.SupportsPushDownAggregates;
+import org.apache.spark.sql.connector.read.SupportsPushDownLimit;
+import org.apache.spark.sql.connector.read.SupportsPushDownRequiredColumns;
+import org.apache.spark.sql.connector.read.SupportsPushDownV2Filters;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
+
+/**
+ * Collects what Spark pushes into a scan: the required columns (nested fields included), the predicates
+ * Javelin evaluates (those not exact stay with Spark too), a per-partition limit and {@code COUNT(*)}.
+ */
+final class JavelinScanBuilder implements ScanBuilder, SupportsPushDownRequiredColumns, SupportsPushDownV2Filters,
+        SupportsPushDownLimit, SupportsPushDownAggregates {
+
+    private final JavelinTable table;
+    private final JavelinOptions options;
+    private StructType required;
+    private final List<Predicate> pushed = new ArrayList<>();
+    private final List<String> filters = new ArrayList<>();
+    private long limit = -1;
+    private boolean countStar;
+
+    JavelinScanBuilder(JavelinTable table, JavelinOptions options) {
+        this.table = table;
+        this.options = options;
+        this.required = table.schema();
+    }
+
+    @Override
+    public Predicate[] pushPredicates(Predicate[] predicates) {
+        FilterTranslator tr = new FilterTranslator(table.schema());
+        List<Predicate> residual = new ArrayList<>();
+        for (Predicate p : predicates) {
+            Optional<FilterTranslator.Translation> t = tr.translate(p).filter(x -> compiles(x.sql()));
+            if (t.isEmpty()) {
+                residual.add(p);
+                continue;
+            }
+            pushed.add(p);
+            filters.add(t.get().sql());
+            if (!t.get().exact()) {
+                residual.add(p);
+            }
+        }
+        return residual.toArray(Predicate[]::new);
+    }
+
+    /** Javelin checks names, types and functions when it compiles a filter: what it refuses stays with Spark. */
+    private boolean compiles(String sql) {
+        try {
+            io.javelin.engine.filter.Predicate.compile(sql, table.arrowSchema);
+            return true;
+        } catch (RuntimeException e) {
+            return false;
+        }
+    }
+
+    @Override
+    public Predicate[] pushedPredicates() {
+        return pushed.toArray(Predicate[]::new);
+    }
+
+    @Override
+    public boolean pushLimit(int n) {
+        limit = n;
+        return true;
+    }
+
+    @Override
+    public boolean isPartiallyPushed() {
+        return true; // each partition stops at n rows; Spark keeps the global limit
+    }
+
+    @Override
+    public boolean pushAggregation(Aggregation aggregation) {
+        if (!supportCompletePushDown(aggregation)) {
+            return false;
+        }
+        countStar = true;
+        return true;
+    }
+
+    /** {@code COUNT(*)} without grouping or filters is the manifest's live row count: no data is read. */
+    @Override
+    public boolean supportCompletePushDown(Aggregation aggregation) {
+        if (aggregation.groupByExpressions().length != 0 || !filters.isEmpty() || aggregation.aggregateExpressions().length != 1) {
+            return false;
+        }
+        AggregateFunc f = aggregation.aggregateExpressions()[0];
+        return f instanceof CountStar;
+    }
+
+    @Override
+    public void pruneColumns(StructType requiredSchema) {
+        this.required = requiredSchema;
+    }
+
+    @Override
+    public Scan build() {
+        List<String> columns = new ArrayList<>();
+        for (StructField f : required.fields()) {
+            columns.addAll(ColumnPaths.of(f, table.schema().apply(f.name())));
+        }
+        return new JavelinScan(table, options, columns, List.copyOf(filters), pushed.stream().map(Predicate::toString).toList(),
+                limit, countStar);
+    }
+}
