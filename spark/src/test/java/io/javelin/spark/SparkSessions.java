@@ -29,6 +29,7 @@ final class SparkSessions {
                     .config("spark.sql.shuffle.partitions", "2")
                     .config("spark.sql.session.timeZone", "UTC")
                     .config("spark.driver.host", "127.0.0.1")
+                    .config("spark.sql.runSQLOnFiles", "false")
                     .config("spark.sql.catalog.javelin", JavelinCatalog.class.getName())
                     .config("spark.sql.catalog.javelin.warehouse", warehouse.toString())
                     .getOrCreate();
