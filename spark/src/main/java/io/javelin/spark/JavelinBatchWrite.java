@@ -26,8 +26,15 @@ final class JavelinBatchWrite implements BatchWrite {
     private final WriteMode mode;
     private final Schema arrow;
     private final StructType spark;
+    private final CopyOnWriteOperation replacing;
 
     JavelinBatchWrite(String uri, JavelinOptions options, WriteMode mode, Schema arrow, StructType spark) {
+        this(uri, options, mode, arrow, spark, null);
+    }
+
+    /** {@code replacing}: the copy-on-write operation whose scanned fragments this write replaces, or null. */
+    JavelinBatchWrite(String uri, JavelinOptions options, WriteMode mode, Schema arrow, StructType spark, CopyOnWriteOperation replacing) {
+        this.replacing = replacing;
         this.uri = uri;
         this.options = options;
         this.mode = mode;
@@ -44,6 +51,10 @@ final class JavelinBatchWrite implements BatchWrite {
     @Override
     public void commit(WriterCommitMessage[] messages) {
         List<FragmentMetadata> fragments = fragments(messages);
+        if (replacing != null) {
+            replacing.commit(fragments);
+            return;
+        }
         Dataset.commit(uri, options.storage(), mode, fragments, arrow).block().close();
     }
 

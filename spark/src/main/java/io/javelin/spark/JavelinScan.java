@@ -30,9 +30,14 @@ final class JavelinScan implements Scan, Batch, SupportsReportStatistics {
     private final long limit;
     private final boolean countStar;
     private final StructType readSchema;
+    private final CopyOnWriteOperation operation;
+    private final List<String> groupFilters;
 
     JavelinScan(JavelinTable table, JavelinOptions options, List<String> columns, List<String> filters,
-                List<String> pushedDescription, long limit, boolean countStar) {
+                List<String> pushedDescription, long limit, boolean countStar, CopyOnWriteOperation operation,
+                List<String> groupFilters) {
+        this.operation = operation;
+        this.groupFilters = groupFilters;
         this.table = table;
         this.options = options;
         this.columns = columns;
@@ -74,6 +79,10 @@ final class JavelinScan implements Scan, Batch, SupportsReportStatistics {
         if (limit >= 0) {
             b.append(", limit=").append(limit);
         }
+        if (operation != null) {
+            b.append(", copyOnWrite=").append(operation.command()).append(" fragments matching ")
+                    .append(groupFilters.isEmpty() ? "all" : String.join(" AND ", groupFilters));
+        }
         return b.append(']').toString();
     }
 
@@ -93,16 +102,25 @@ final class JavelinScan implements Scan, Batch, SupportsReportStatistics {
             String filter = filter();
             List<String> scanColumns = columns.isEmpty() ? List.of(table.arrowSchema.getFields().getFirst().getName()) : columns;
             long rows = 0;
+            String group = groupFilters.isEmpty() ? null : String.join(" AND ", groupFilters.stream().map(g -> "(" + g + ")").toList());
+            List<Long> read = new ArrayList<>();
             for (FragmentInfo f : fragments) {
                 if (f.liveRows() == 0) {
                     continue;
                 }
+                if (group != null && ds.scanner().fragments(List.of(f.id())).filter(group).count().block() == 0) {
+                    continue; // no row of this fragment matches: it is neither read nor replaced
+                }
+                read.add(f.id());
                 if (limit >= 0 && filter == null && rows >= limit) {
                     break; // earlier fragments already hold the limit's rows
                 }
                 rows += f.liveRows();
                 parts.add(new FragmentPartition(table.uri, options.storage(), ds.version(), f.id(), scanColumns, columns.isEmpty(),
                         filter, limit, options.batchSize(), f.physicalRows()));
+            }
+            if (operation != null) {
+                operation.read(read);
             }
             return parts.toArray(InputPartition[]::new);
         }

@@ -30,8 +30,16 @@ final class JavelinScanBuilder implements ScanBuilder, SupportsPushDownRequiredC
     private final List<String> filters = new ArrayList<>();
     private long limit = -1;
     private boolean countStar;
+    /** Non-null for the scan of a copy-on-write operation: whole fragments are read, filters only prune them. */
+    private final CopyOnWriteOperation operation;
+    private final List<String> groupFilters = new ArrayList<>();
 
     JavelinScanBuilder(JavelinTable table, JavelinOptions options) {
+        this(table, options, null);
+    }
+
+    JavelinScanBuilder(JavelinTable table, JavelinOptions options, CopyOnWriteOperation operation) {
+        this.operation = operation;
         this.table = table;
         this.options = options;
         this.required = table.schema();
@@ -40,6 +48,16 @@ final class JavelinScanBuilder implements ScanBuilder, SupportsPushDownRequiredC
     @Override
     public Predicate[] pushPredicates(Predicate[] predicates) {
         FilterTranslator tr = new FilterTranslator(table.schema());
+        if (operation != null) {
+            // every row of a candidate fragment is read; an exact predicate only tells which fragments can match
+            for (Predicate p : predicates) {
+                tr.translate(p).filter(x -> x.exact() && compiles(x.sql())).ifPresent(t -> {
+                    pushed.add(p);
+                    groupFilters.add(t.sql());
+                });
+            }
+            return predicates;
+        }
         List<Predicate> residual = new ArrayList<>();
         for (Predicate p : predicates) {
             Optional<FilterTranslator.Translation> t = tr.translate(p).filter(x -> compiles(x.sql()));
@@ -73,6 +91,9 @@ final class JavelinScanBuilder implements ScanBuilder, SupportsPushDownRequiredC
 
     @Override
     public boolean pushLimit(int n) {
+        if (operation != null) {
+            return false;
+        }
         limit = n;
         return true;
     }
@@ -84,7 +105,7 @@ final class JavelinScanBuilder implements ScanBuilder, SupportsPushDownRequiredC
 
     @Override
     public boolean pushAggregation(Aggregation aggregation) {
-        if (!supportCompletePushDown(aggregation)) {
+        if (operation != null || !supportCompletePushDown(aggregation)) {
             return false;
         }
         countStar = true;
@@ -113,6 +134,6 @@ final class JavelinScanBuilder implements ScanBuilder, SupportsPushDownRequiredC
             columns.addAll(ColumnPaths.of(f, table.schema().apply(f.name())));
         }
         return new JavelinScan(table, options, columns, List.copyOf(filters), pushed.stream().map(Predicate::toString).toList(),
-                limit, countStar);
+                limit, countStar, operation, List.copyOf(groupFilters));
     }
 }

@@ -3,10 +3,17 @@ package io.javelin.spark;
 import io.javelin.engine.Dataset;
 import java.util.EnumSet;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import org.apache.arrow.vector.types.pojo.Schema;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.apache.spark.sql.connector.catalog.SupportsDeleteV2;
 import org.apache.spark.sql.connector.catalog.SupportsRead;
+import org.apache.spark.sql.connector.catalog.SupportsRowLevelOperations;
+import org.apache.spark.sql.connector.expressions.filter.Predicate;
+import org.apache.spark.sql.connector.write.RowLevelOperationBuilder;
+import org.apache.spark.sql.connector.write.RowLevelOperationInfo;
 import org.apache.spark.sql.connector.catalog.SupportsWrite;
 import org.apache.spark.sql.connector.catalog.TableCapability;
 import org.apache.spark.sql.connector.read.ScanBuilder;
@@ -20,7 +27,7 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap;
  * version); writes commit on top of the latest version. {@code arrowSchema} is null while the dataset does
  * not exist yet (a path write creates it).
  */
-public class JavelinTable implements SupportsRead, SupportsWrite {
+public class JavelinTable implements SupportsRead, SupportsWrite, SupportsDeleteV2, SupportsRowLevelOperations {
 
     private static final Set<TableCapability> CAPABILITIES = EnumSet.of(TableCapability.BATCH_READ,
             TableCapability.BATCH_WRITE, TableCapability.TRUNCATE, TableCapability.OVERWRITE_DYNAMIC);
@@ -87,6 +94,45 @@ public class JavelinTable implements SupportsRead, SupportsWrite {
     @Override
     public WriteBuilder newWriteBuilder(LogicalWriteInfo info) {
         return new JavelinWriteBuilder(this, options.latest().overlay(info.options().asCaseSensitiveMap()), info);
+    }
+
+    /** The Javelin filter for {@code predicates} if each of them runs exactly in Javelin, else empty. */
+    private Optional<String> exactFilter(Predicate[] predicates) {
+        FilterTranslator tr = new FilterTranslator(schema);
+        List<String> parts = new ArrayList<>();
+        for (Predicate p : predicates) {
+            Optional<FilterTranslator.Translation> t = tr.translate(p);
+            if (t.isEmpty() || !t.get().exact()) {
+                return Optional.empty();
+            }
+            parts.add("(" + t.get().sql() + ")");
+        }
+        String sql = parts.isEmpty() ? "true" : String.join(" AND ", parts);
+        try {
+            io.javelin.engine.filter.Predicate.compile(sql, arrowSchema);
+        } catch (RuntimeException e) {
+            return Optional.empty();
+        }
+        return Optional.of(sql);
+    }
+
+    /** DELETE whose condition runs exactly in Javelin: deletion files only, no data rewritten. */
+    @Override
+    public boolean canDeleteWhere(Predicate[] predicates) {
+        return arrowSchema != null && exactFilter(predicates).isPresent();
+    }
+
+    @Override
+    public void deleteWhere(Predicate[] predicates) {
+        String filter = exactFilter(predicates).orElseThrow(() -> new JavelinSparkException("DELETE condition cannot run in Javelin"));
+        try (Dataset ds = Datasets.open(uri, options.latest()); Dataset next = ds.delete(filter).block()) {
+            // committed: next is the new version
+        }
+    }
+
+    @Override
+    public RowLevelOperationBuilder newRowLevelOperationBuilder(RowLevelOperationInfo info) {
+        return () -> new CopyOnWriteOperation(this, info.command());
     }
 
     @Override
