@@ -100,4 +100,18 @@ class CatalogSqlTest {
         assertThat(sql("SELECT * FROM javelin.evolve WHERE label = 'v9'")).hasSize(1);
         sql("DROP TABLE javelin.evolve");
     }
+
+    @Test
+    void dataFrameWriterV2CreatesAppendsOverwritesAndReplaces() throws Exception {
+        spark.sql("SELECT id, concat('a', id) AS s FROM range(3)").writeTo("javelin.v2").create();
+        spark.sql("SELECT id + 10 AS id, 'b' AS s FROM range(2)").writeTo("javelin.v2").append();
+        assertThat(strings(sql("SELECT * FROM javelin.v2 ORDER BY id"))).containsExactly("[0,a0]", "[1,a1]", "[2,a2]", "[10,b]", "[11,b]");
+        spark.sql("SELECT 99 AS id, 'c' AS s").writeTo("javelin.v2").overwritePartitions();
+        assertThat(strings(sql("SELECT * FROM javelin.v2"))).containsExactly("[99,c]");
+        spark.sql("SELECT true AS flag").writeTo("javelin.v2").replace();
+        assertThat(strings(sql("SELECT * FROM javelin.v2"))).containsExactly("[true]");
+        sql("CREATE OR REPLACE TABLE javelin.v2 AS SELECT 1.5D AS x");
+        assertThat(strings(sql("SELECT * FROM javelin.v2"))).containsExactly("[1.5]");
+        sql("DROP TABLE javelin.v2");
+    }
 }
