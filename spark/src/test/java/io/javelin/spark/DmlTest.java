@@ -50,6 +50,9 @@ class DmlTest {
         assertThat(rows("SELECT * FROM javelin.dml ORDER BY id"))
                 .isEqualTo(rows("SELECT * FROM (" + SOURCE + ") WHERE NOT (k = 3 OR id >= 990) ORDER BY id"));
         assertThat(rows("SELECT count(*) FROM javelin.dml")).containsExactly("[891]");
+        spark.sql("TRUNCATE TABLE javelin.dml");
+        assertThat(rows("SELECT count(*) FROM javelin.dml")).containsExactly("[0]");
+        assertThat(files(table.resolve("data"))).isEqualTo(data);
     }
 
     @Test
