@@ -38,11 +38,14 @@ final class FragmentBatchReader implements PartitionReader<ColumnarBatch> {
             if (part.filter() != null) {
                 s = s.filter(part.filter());
             }
-            if (part.limit() >= 0) {
-                s = s.limit(part.limit());
+            reactor.core.publisher.Flux<VectorSchemaRoot> batches;
+            if (part.orderBy() != null) {
+                batches = s.orderBy(part.orderBy().toArray(String[]::new)).limit(part.limit()).scan(allocator);
+            } else {
+                batches = (part.limit() >= 0 ? s.limit(part.limit()) : s).scan(allocator);
             }
             this.dataset = ds;
-            this.bridge = new BatchBridge(s.scan(allocator), PREFETCH);
+            this.bridge = new BatchBridge(batches, PREFETCH);
         } catch (RuntimeException e) {
             if (ds != null) {
                 ds.close();

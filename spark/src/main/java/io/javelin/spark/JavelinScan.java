@@ -31,13 +31,16 @@ final class JavelinScan implements Scan, Batch, SupportsReportStatistics {
     private final boolean countStar;
     private final StructType readSchema;
     private final CopyOnWriteOperation operation;
+    /** Sort clauses of a pushed top-N (with {@code limit}), or null. */
+    private final List<String> orderBy;
     private final List<String> groupFilters;
 
     JavelinScan(JavelinTable table, JavelinOptions options, List<String> columns, List<String> filters,
-                List<String> pushedDescription, long limit, boolean countStar, CopyOnWriteOperation operation,
+                List<String> pushedDescription, long limit, List<String> orderBy, boolean countStar, CopyOnWriteOperation operation,
                 List<String> groupFilters) {
         this.operation = operation;
         this.groupFilters = groupFilters;
+        this.orderBy = orderBy;
         this.table = table;
         this.options = options;
         this.columns = columns;
@@ -76,6 +79,9 @@ final class JavelinScan implements Scan, Batch, SupportsReportStatistics {
         }
         b.append(", filter=").append(filter() == null ? "none" : filter());
         b.append(", pushedPredicates=").append(pushedDescription);
+        if (orderBy != null) {
+            b.append(", topN=").append(orderBy);
+        }
         if (limit >= 0) {
             b.append(", limit=").append(limit);
         }
@@ -112,12 +118,12 @@ final class JavelinScan implements Scan, Batch, SupportsReportStatistics {
                     continue; // no row of this fragment matches: it is neither read nor replaced
                 }
                 read.add(f.id());
-                if (limit >= 0 && filter == null && rows >= limit) {
+                if (limit >= 0 && filter == null && orderBy == null && rows >= limit) {
                     break; // earlier fragments already hold the limit's rows
                 }
                 rows += f.liveRows();
                 parts.add(new FragmentPartition(table.uri, options.storage(), ds.version(), f.id(), scanColumns, columns.isEmpty(),
-                        filter, limit, options.batchSize(), f.physicalRows()));
+                        filter, limit, orderBy, options.batchSize(), f.physicalRows()));
             }
             if (operation != null) {
                 operation.read(read);

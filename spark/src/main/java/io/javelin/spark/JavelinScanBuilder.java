@@ -12,6 +12,17 @@ import org.apache.spark.sql.connector.read.ScanBuilder;
 import org.apache.spark.sql.connector.read.SupportsPushDownAggregates;
 import org.apache.spark.sql.connector.read.SupportsPushDownLimit;
 import org.apache.spark.sql.connector.read.SupportsPushDownRequiredColumns;
+import org.apache.spark.sql.connector.read.SupportsPushDownTopN;
+import org.apache.spark.sql.connector.expressions.NamedReference;
+import org.apache.spark.sql.connector.expressions.NullOrdering;
+import org.apache.spark.sql.connector.expressions.SortDirection;
+import org.apache.spark.sql.connector.expressions.SortOrder;
+import org.apache.spark.sql.types.ByteType;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.DateType;
+import org.apache.spark.sql.types.IntegerType;
+import org.apache.spark.sql.types.LongType;
+import org.apache.spark.sql.types.ShortType;
 import org.apache.spark.sql.connector.read.SupportsPushDownV2Filters;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
@@ -21,7 +32,7 @@ import org.apache.spark.sql.types.StructType;
  * Javelin evaluates (those not exact stay with Spark too), a per-partition limit and {@code COUNT(*)}.
  */
 final class JavelinScanBuilder implements ScanBuilder, SupportsPushDownRequiredColumns, SupportsPushDownV2Filters,
-        SupportsPushDownLimit, SupportsPushDownAggregates {
+        SupportsPushDownLimit, SupportsPushDownTopN, SupportsPushDownAggregates {
 
     private final JavelinTable table;
     private final JavelinOptions options;
@@ -30,6 +41,7 @@ final class JavelinScanBuilder implements ScanBuilder, SupportsPushDownRequiredC
     private final List<String> filters = new ArrayList<>();
     private long limit = -1;
     private boolean countStar;
+    private List<String> orderBy;
     /** Non-null for the scan of a copy-on-write operation: whole fragments are read, filters only prune them. */
     private final CopyOnWriteOperation operation;
     private final List<String> groupFilters = new ArrayList<>();
@@ -98,6 +110,37 @@ final class JavelinScanBuilder implements ScanBuilder, SupportsPushDownRequiredC
         return true;
     }
 
+    /**
+     * {@code ORDER BY ... LIMIT n}: each partition keeps its own first n rows (Javelin's streaming top-k), Spark
+     * sorts those. Only on top-level integer and date columns, whose order and NULL placement are the same in
+     * both engines; anything else is left to Spark.
+     */
+    @Override
+    public boolean pushTopN(SortOrder[] orders, int n) {
+        if (operation != null || orders.length == 0) {
+            return false;
+        }
+        List<String> clauses = new ArrayList<>();
+        for (SortOrder o : orders) {
+            if (!(o.expression() instanceof NamedReference ref) || ref.fieldNames().length != 1) {
+                return false;
+            }
+            String name = ref.fieldNames()[0];
+            if (!java.util.Arrays.asList(table.schema().fieldNames()).contains(name) || !exactOrder(table.schema().apply(name).dataType())) {
+                return false;
+            }
+            clauses.add("`" + name.replace("`", "``") + "`" + (o.direction() == SortDirection.DESCENDING ? " DESC" : " ASC")
+                    + (o.nullOrdering() == NullOrdering.NULLS_FIRST ? " NULLS FIRST" : " NULLS LAST"));
+        }
+        orderBy = List.copyOf(clauses);
+        limit = n;
+        return true;
+    }
+
+    private static boolean exactOrder(DataType t) {
+        return t instanceof ByteType || t instanceof ShortType || t instanceof IntegerType || t instanceof LongType || t instanceof DateType;
+    }
+
     @Override
     public boolean isPartiallyPushed() {
         return true; // each partition stops at n rows; Spark keeps the global limit
@@ -134,6 +177,6 @@ final class JavelinScanBuilder implements ScanBuilder, SupportsPushDownRequiredC
             columns.addAll(ColumnPaths.of(f, table.schema().apply(f.name())));
         }
         return new JavelinScan(table, options, columns, List.copyOf(filters), pushed.stream().map(Predicate::toString).toList(),
-                limit, countStar, operation, List.copyOf(groupFilters));
+                limit, orderBy, countStar, operation, List.copyOf(groupFilters));
     }
 }

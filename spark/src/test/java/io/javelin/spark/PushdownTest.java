@@ -125,6 +125,21 @@ class PushdownTest {
     }
 
     @Test
+    void topNIsPushedOnIntegerAndDateColumns() {
+        String[] queries = {"SELECT id, k FROM %s ORDER BY k DESC, id LIMIT 12", "SELECT id, day FROM %s ORDER BY day NULLS LAST, id DESC LIMIT 9",
+                "SELECT id, day FROM %s WHERE k < 50 ORDER BY day DESC NULLS FIRST, id LIMIT 15"};
+        for (String q : queries) {
+            Dataset<Row> df = spark.sql(q.formatted("javelin.pd"));
+            assertThat(scanOf(plan(df))).as(q).contains("topN=[").contains("limit=");
+            assertThat(df.collectAsList()).as(q).isEqualTo(spark.sql(q.formatted("expected")).collectAsList());
+        }
+        // strings: Spark's order, not pushed
+        Dataset<Row> byName = spark.sql("SELECT name FROM javelin.pd ORDER BY name LIMIT 3");
+        assertThat(scanOf(plan(byName))).doesNotContain("topN=");
+        assertThat(byName.collectAsList()).isEqualTo(spark.sql("SELECT name FROM expected ORDER BY name LIMIT 3").collectAsList());
+    }
+
+    @Test
     void countStarIsAnsweredFromMetadata() {
         Dataset<Row> df = spark.sql("SELECT count(*) FROM javelin.pd");
         assertThat(scanOf(plan(df))).contains("COUNT(*) from metadata");
