@@ -83,6 +83,16 @@ class DmlTest {
     }
 
     @Test
+    void statementsMatchingNothingChangeNothing() {
+        spark.sql("CREATE TABLE javelin.dml AS " + SOURCE);
+        List<String> before = rows("SELECT * FROM javelin.dml ORDER BY id");
+        spark.sql("UPDATE javelin.dml SET name = 'z' WHERE id < 0");
+        spark.sql("DELETE FROM javelin.dml WHERE upper(name) = 'NONE' AND id > 5000");
+        spark.sql("DELETE FROM javelin.dml WHERE id = -1");
+        assertThat(rows("SELECT * FROM javelin.dml ORDER BY id")).isEqualTo(before);
+    }
+
+    @Test
     void mergeIntoUpdatesMatchesAndInsertsTheRest() {
         spark.sql("CREATE TABLE javelin.dml AS " + SOURCE);
         spark.sql("CREATE OR REPLACE TEMP VIEW src AS SELECT id * 2 AS id, -1 AS k, concat('m', id) AS name FROM range(495, 505)");
