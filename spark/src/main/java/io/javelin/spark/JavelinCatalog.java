@@ -4,6 +4,8 @@ import io.javelin.engine.Dataset;
 import io.javelin.engine.VersionInfo;
 import io.javelin.engine.namespace.CreateMode;
 import io.javelin.engine.namespace.DirectoryNamespace;
+import io.javelin.engine.namespace.LanceNamespace;
+import io.javelin.engine.namespace.RestNamespaceClient;
 import io.javelin.engine.namespace.NamespaceErrorCode;
 import io.javelin.engine.namespace.NamespaceException;
 import io.javelin.engine.namespace.ObjectId;
@@ -37,22 +39,28 @@ import reactor.core.publisher.Flux;
  * {@code spark.sql.catalog.NAME.warehouse=URI}, other catalog options are storage options with Lance's names).
  * The layout is lance-core's {@code DirectoryNamespace}: {@code NAME.t} is {@code {warehouse}/t.lance},
  * {@code NAME.db.t} a table of namespace {@code db}, so lance-core and lance-spark see the same tables.
+ * With {@code spark.sql.catalog.NAME.uri=http://...} instead, the catalog is a Lance REST namespace
+ * ({@code javelin serve} or any server of the spec) and data is read and written at the locations it reports.
  */
 public class JavelinCatalog implements TableCatalog, SupportsNamespaces {
 
     private String name;
-    private DirectoryNamespace namespace;
+    private LanceNamespace namespace;
     private JavelinOptions options;
 
     @Override
     public void initialize(String name, CaseInsensitiveStringMap opts) {
         this.name = name;
         String warehouse = opts.get(JavelinOptions.WAREHOUSE);
-        if (warehouse == null || warehouse.isBlank()) {
-            throw new JavelinSparkException("Catalog '" + name + "' needs spark.sql.catalog." + name + ".warehouse (a directory or store URI)");
+        String rest = opts.get(JavelinOptions.URI);
+        if ((warehouse == null || warehouse.isBlank()) == (rest == null || rest.isBlank())) {
+            throw new JavelinSparkException("Catalog '" + name + "' needs either spark.sql.catalog." + name
+                    + ".warehouse (a directory or store URI) or spark.sql.catalog." + name + ".uri (a REST namespace)");
         }
         this.options = JavelinOptions.parse(opts.asCaseSensitiveMap());
-        this.namespace = DirectoryNamespace.open(warehouse, options.storage());
+        this.namespace = warehouse != null && !warehouse.isBlank()
+                ? DirectoryNamespace.open(warehouse, options.storage())
+                : RestNamespaceClient.connect(rest);
     }
 
     @Override
@@ -60,8 +68,8 @@ public class JavelinCatalog implements TableCatalog, SupportsNamespaces {
         return name;
     }
 
-    /** The namespace this catalog sits on (lance-core's directory layout). */
-    public DirectoryNamespace namespace() {
+    /** The namespace this catalog sits on: a directory in lance-core's layout, or a REST namespace. */
+    public LanceNamespace namespace() {
         return namespace;
     }
 

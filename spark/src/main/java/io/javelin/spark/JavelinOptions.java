@@ -20,10 +20,12 @@ public record JavelinOptions(Map<String, String> storage, Long version, String t
     public static final String BATCH_SIZE = "batch_size";
     public static final String MAX_ROWS_PER_FILE = "max_rows_per_file";
     public static final String WAREHOUSE = "warehouse";
+    /** A catalog's REST namespace endpoint. */
+    public static final String URI = "uri";
     public static final int DEFAULT_BATCH_SIZE = 8192;
 
     /** Keys that are the connector's (or Spark's) and never reach the object store. */
-    private static final Set<String> RESERVED = Set.of(PATH, "paths", VERSION, TAG, BATCH_SIZE, MAX_ROWS_PER_FILE, WAREHOUSE,
+    private static final Set<String> RESERVED = Set.of(PATH, "paths", VERSION, TAG, BATCH_SIZE, MAX_ROWS_PER_FILE, WAREHOUSE, URI,
             "type", "provider", "location", "comment", "owner", "external", "is_managed_location");
 
     public JavelinOptions {
