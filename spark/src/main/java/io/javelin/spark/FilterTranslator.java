@@ -22,10 +22,11 @@ import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 
 /**
- * Spark V2 predicates → Javelin filter SQL. A translation is <em>exact</em> when Javelin's result equals
- * Spark's for every row (then Spark drops the predicate); comparisons whose ordering or equality rules may
- * differ (floating point NaN and -0.0, string ranges) are pushed for pruning but stay with Spark as residuals.
- * Anything else (timestamps, decimals, functions) is not pushed at all.
+ * Spark V2 predicates → Javelin filter SQL, only where Javelin's result equals Spark's for every row (then
+ * Spark drops the predicate). Comparisons whose rules may differ are not translated at all, not even as a
+ * pruning hint, since the scan would then drop rows Spark keeps: floating point (Spark orders NaN above
+ * everything and equal to itself; float literals widen differently), string ranges (collation), timestamps,
+ * decimals and functions. NOT is pushed only over exact translations.
  */
 final class FilterTranslator {
 
@@ -103,7 +104,7 @@ final class FilterTranslator {
                     }
                     values.add(v);
                 }
-                return new Translation(col.sql + " IN (" + String.join(", ", values) + ")", exactEquality(col.type));
+                return exactEquality(col.type) ? new Translation(col.sql + " IN (" + String.join(", ", values) + ")", true) : null;
             }
             case "STARTS_WITH":
             case "ENDS_WITH":
@@ -142,7 +143,7 @@ final class FilterTranslator {
         }
         String o = flipped ? flip(op) : op;
         boolean exact = (o.equals("=") || o.equals("<>")) ? exactEquality(col.type) : exactOrdering(col.type);
-        return new Translation(col.sql + " " + o + " " + v, exact);
+        return exact ? new Translation(col.sql + " " + o + " " + v, true) : null;
     }
 
     private static String flip(String op) {

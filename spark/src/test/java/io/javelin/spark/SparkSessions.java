@@ -30,6 +30,8 @@ final class SparkSessions {
                     .config("spark.sql.session.timeZone", "UTC")
                     .config("spark.driver.host", "127.0.0.1")
                     .config("spark.sql.runSQLOnFiles", "false")
+                    // small test queries: adaptive re-planning costs more than it saves
+                    .config("spark.sql.adaptive.enabled", "false")
                     .config("spark.sql.catalog.javelin", JavelinCatalog.class.getName())
                     .config("spark.sql.catalog.javelin.warehouse", warehouse.toString())
                     .getOrCreate();
