@@ -426,7 +426,14 @@ public final class S3ObjectStore implements ObjectStore {
 
     @Override
     public void close() {
-        client.close();
+        // The SDK's close waits for its connection pool to shut down: off the event loops, where a dataset or
+        // namespace operation may release its store, it runs on boundedElastic instead.
+        Thread t = Thread.currentThread();
+        if (reactor.core.scheduler.Schedulers.isInNonBlockingThread() || t instanceof io.netty.util.concurrent.FastThreadLocalThread) {
+            reactor.core.scheduler.Schedulers.boundedElastic().schedule(client::close);
+        } else {
+            client.close();
+        }
     }
 
     @Override
