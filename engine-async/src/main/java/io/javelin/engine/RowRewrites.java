@@ -159,12 +159,33 @@ final class RowRewrites {
      * files, and commits one Update read at {@code ds}'s version.
      */
     static Mono<Snapshot> commit(Dataset ds, Plan plan, Flux<VectorSchemaRoot> newRows, List<Integer> preserveFields) {
+        return write(ds, () -> plan, newRows, preserveFields, false);
+    }
+
+    /**
+     * As {@link #commit}, for a plan known only once {@code newRows} has been consumed (a streamed
+     * merge-insert); empty when nothing was written or deleted.
+     */
+    static Mono<Snapshot> commitStreamed(Dataset ds, java.util.function.Supplier<Plan> plan, Flux<VectorSchemaRoot> newRows,
+                                         List<Integer> preserveFields) {
+        return write(ds, plan, newRows, preserveFields, true);
+    }
+
+    private static Mono<Snapshot> write(Dataset ds, java.util.function.Supplier<Plan> planned, Flux<VectorSchemaRoot> newRows,
+                                        List<Integer> preserveFields, boolean skipNoop) {
         Dataset.Handle h = ds.handle();
+        Plan[] plan = new Plan[1];
         return Writes.writeFiles(h, newRows, ds.schema(), ds.lanceSchema(), SchemaEvolution.fileVersion(ds),
                         WriteParams.of(WriteMode.APPEND).maxRowsPerFile())
                 .collectList()
-                .flatMap(written -> RowIdCarry.carry(ds, written, plan.replaced()))
-                .flatMap(added -> Flux.fromIterable(plan.deletions().entrySet())
+                .flatMap(written -> {
+                    plan[0] = planned.get();
+                    if (skipNoop && written.isEmpty() && plan[0].deletions().isEmpty()) {
+                        return Mono.empty();
+                    }
+                    return RowIdCarry.carry(ds, written, plan[0].replaced());
+                })
+                .flatMap(added -> Flux.fromIterable(plan[0].deletions().entrySet())
                         .concatMap(e -> deletion(ds, e.getKey(), e.getValue()), 1)
                         .collectList()
                         .flatMap(changes -> {
