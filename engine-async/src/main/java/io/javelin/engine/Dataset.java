@@ -541,6 +541,30 @@ public final class Dataset implements AutoCloseable {
         return withFragments(() -> Compaction.run(this, options)).onErrorMap(e -> translate(uri(), version(), e));
     }
 
+    /**
+     * Distributed compaction, step 1: the fragments to rewrite as serializable tasks read at this version
+     * (Lance {@code plan_compaction}); hand each task to a worker.
+     */
+    public Mono<io.javelin.engine.maintenance.CompactionPlan> planCompaction(io.javelin.engine.maintenance.CompactionOptions options) {
+        return withFragments(() -> Mono.fromCallable(() -> Compaction.plan(this, options))).onErrorMap(e -> translate(uri(), version(), e));
+    }
+
+    /**
+     * Distributed compaction, step 2 (any worker with this dataset open, at any version): writes the task's
+     * new fragments and returns what to commit; nothing is committed.
+     */
+    public Mono<io.javelin.engine.maintenance.RewriteResult> executeCompactionTask(io.javelin.engine.maintenance.CompactionTask task) {
+        return Compaction.execute(this, task).onErrorMap(e -> translate(uri(), task.readVersion(), e));
+    }
+
+    /**
+     * Distributed compaction, step 3 (once): commits every task's result as one {@code Rewrite} read at
+     * the plan's version; concurrent appends rebase, a concurrent rewrite of the same rows conflicts.
+     */
+    public Mono<io.javelin.engine.maintenance.CompactionResult> commitCompaction(List<io.javelin.engine.maintenance.RewriteResult> results) {
+        return Compaction.commit(this, results).onErrorMap(e -> translate(uri(), version(), e));
+    }
+
     /** Commits this (older) version's content as the newest version (Lance {@code restore}). */
     public Mono<Dataset> restore() {
         return handle.table.open()
