@@ -10,7 +10,7 @@ import picocli.CommandLine.Command;
         versionProvider = JavelinCli.Version.class,
         description = "Javelin: a non-blocking engine for the Lance lakehouse format.",
         subcommands = {DemoCommand.class, DatasetCommands.Info.class, DatasetCommands.Count.class, DatasetCommands.Scan.class, BlobsCommand.class, ImportCommand.class,
-                ExportCommand.class, DatasetCommands.Versions.class, DatasetCommands.Tags.class, DatasetCommands.Delete.class,
+                ExportCommand.class, DatasetCommands.Versions.class, ChangesCommand.class, DatasetCommands.Tags.class, DatasetCommands.Delete.class,
                 FileCommand.class, TreeCommand.class,
                 IndexCommands.class, SearchCommand.class,
                 MaintenanceCommands.Compact.class, MaintenanceCommands.Cleanup.class, MaintenanceCommands.Restore.class,

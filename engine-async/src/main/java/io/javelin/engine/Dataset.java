@@ -565,6 +565,21 @@ public final class Dataset implements AutoCloseable {
         return Compaction.commit(this, results).onErrorMap(e -> translate(uri(), version(), e));
     }
 
+    /**
+     * The change data feed from version {@code fromVersion} to {@code toVersion} (0: from before the first
+     * version): one row per net insert, update or delete, shaped as {@link #changesSchema()}: change
+     * type and version, {@code _rowid}, the row version columns, then the dataset's columns. Needs stable row ids.
+     */
+    public Flux<VectorSchemaRoot> changes(long fromVersion, long toVersion, BufferAllocator allocator) {
+        return ChangeFeed.changes(this, fromVersion, toVersion, allocator).onErrorMap(e -> translate(uri(), toVersion, e))
+                .transform(ConcurrentFailures::routed);
+    }
+
+    /** The schema of {@link #changes}' batches. */
+    public Schema changesSchema() {
+        return ChangeFeed.schema(schema());
+    }
+
     /** Commits this (older) version's content as the newest version (Lance {@code restore}). */
     public Mono<Dataset> restore() {
         return handle.table.open()
