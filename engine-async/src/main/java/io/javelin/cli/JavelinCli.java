@@ -13,7 +13,7 @@ import picocli.CommandLine.Command;
                 ExportCommand.class, DatasetCommands.Versions.class, ChangesCommand.class, DatasetCommands.Tags.class, DatasetCommands.Delete.class,
                 FileCommand.class, TreeCommand.class,
                 IndexCommands.class, SearchCommand.class,
-                MaintenanceCommands.Compact.class, MaintenanceCommands.Cleanup.class, MaintenanceCommands.Restore.class,
+                MaintenanceCommands.Compact.class, MaintenanceCommands.Cleanup.class, MaintenanceCommands.Restore.class, MaintenanceCommands.Truncate.class, MaintenanceCommands.Drop.class,
                 EvolutionCommands.AddColumn.class, EvolutionCommands.AddColumnsFromFile.class, EvolutionCommands.DropColumn.class, EvolutionCommands.RenameColumn.class, EvolutionCommands.AlterColumn.class, EvolutionCommands.Update.class, EvolutionCommands.MergeInsertCommand.class,
                 BranchCommands.Branches.class, BranchCommands.Clone.class, ServeCommand.class})
 public final class JavelinCli implements Runnable {

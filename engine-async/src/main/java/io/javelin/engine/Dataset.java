@@ -95,7 +95,8 @@ public final class Dataset implements AutoCloseable {
             this.store = store;
             this.manifests = new ObjectStoreManifestStore(store, "");
             this.table = new Table(manifests);
-            this.commits = new MeteredCommits(new CommitEngine(manifests, CommitOptions.defaults()), uri);
+            this.commits = new MeteredCommits(new CommitEngine(manifests, CommitOptions.defaults()), uri,
+                    r -> AutoCleanup.afterCommit(this, r));
             this.io = new PageIoScheduler(store);
             this.readAhead = ReadAhead.forStore(store.traits());
         }
@@ -599,6 +600,38 @@ public final class Dataset implements AutoCloseable {
 
     public Mono<io.javelin.engine.maintenance.CleanupStats> cleanupOldVersions(io.javelin.tx.maintenance.CleanupPolicy policy) {
         return Cleanup.run(this, policy, Instant.now()).onErrorMap(e -> translate(uri(), version(), e));
+    }
+
+    /** What {@link #cleanupOldVersions(io.javelin.tx.maintenance.CleanupPolicy)} would delete, each object with why; deletes nothing. */
+    public Mono<io.javelin.tx.maintenance.CleanupPlan> cleanupDryRun(io.javelin.tx.maintenance.CleanupPolicy policy) {
+        return Cleanup.plan(handle, policy, Instant.now()).onErrorMap(e -> translate(uri(), version(), e));
+    }
+
+    /**
+     * Enables Lance's auto-cleanup: after every {@code interval}-th version a commit removes versions older
+     * than {@code olderThan} (table config {@code lance.auto_cleanup.interval} / {@code .older_than}).
+     */
+    public Mono<Dataset> enableAutoCleanup(int interval, java.time.Duration olderThan) {
+        if (interval <= 0) {
+            return Mono.error(new InvalidScanException(uri(), version(), "Auto-cleanup interval must be positive, got " + interval));
+        }
+        return commit(Transactions.updateConfig(version(), Map.of(AutoCleanup.INTERVAL, String.valueOf(interval),
+                AutoCleanup.OLDER_THAN, olderThan.toSeconds() + "s")));
+    }
+
+    /** Empties the table: a new version with the same schema and config and no rows (older versions stay). */
+    public Mono<Dataset> truncate() {
+        return commit(Transactions.overwrite(version(), List.of(), lanceSchema().toProto(),
+                snapshot.manifestFile().manifest().getConfigMap()));
+    }
+
+    /** Deletes the whole dataset at {@code uri}: every object under its root, all versions, tags and branches. */
+    public static Mono<Void> drop(String uri, Map<String, String> storageOptions) {
+        return Mono.usingWhen(Mono.fromCallable(() -> Handle.open(uri, storageOptions)),
+                h -> h.table.open().onErrorMap(e -> translate(uri, -1, e))
+                        .then(h.store.list("").map(m -> m.path()).collectList())
+                        .flatMap(paths -> Flux.fromIterable(paths).flatMap(h.store::delete, 8).then()),
+                h -> Mono.fromRunnable(h::release));
     }
 
     // ------------------------------------------------------------------ fragment metadata tree

@@ -58,4 +58,35 @@ class ChangesCliTest {
         assertThat(bad.exit()).isNotZero();
         assertThat(bad.err()).contains("from <= to");
     }
+
+    @Test
+    void cleanupDryRunTruncateAndDrop() {
+        String uri = tmp.resolve("m.lance").toString();
+        try (BufferAllocator alloc = new RootAllocator()) {
+            for (WriteMode mode : List.of(WriteMode.CREATE, WriteMode.OVERWRITE)) {
+                Flux<VectorSchemaRoot> rows = Flux.just(1).map(x -> {
+                    VectorSchemaRoot r = VectorSchemaRoot.create(SCHEMA, alloc);
+                    r.allocateNew();
+                    ((BigIntVector) r.getVector(0)).setSafe(0, 7);
+                    r.setRowCount(1);
+                    return r;
+                });
+                Dataset.write(uri, rows, SCHEMA, WriteParams.of(mode)).block().close();
+            }
+        }
+        DatasetCliTest.Result dry = DatasetCliTest.run("cleanup", uri, "--before-version", "2", "--delete-unverified", "--dry-run");
+        assertThat(dry.exit()).as(dry.err()).isZero();
+        assertThat(dry.out()).contains("manifest of version 1").contains("data file that only removed versions use")
+                .contains("dry run: would remove 1 version(s)");
+        try (Dataset d = Dataset.open(uri).block()) {
+            assertThat(d.versions().block()).hasSize(2); // nothing deleted
+        }
+        DatasetCliTest.Result t = DatasetCliTest.run("truncate", uri);
+        assertThat(t.exit()).as(t.err()).isZero();
+        assertThat(t.out()).contains("version 3: truncated (1 rows removed)");
+        assertThat(DatasetCliTest.run("drop", uri).exit()).isEqualTo(2);
+        DatasetCliTest.Result drop = DatasetCliTest.run("drop", uri, "--yes");
+        assertThat(drop.exit()).as(drop.err()).isZero();
+        assertThat(DatasetCliTest.run("info", uri).exit()).isNotZero();
+    }
 }
