@@ -151,8 +151,13 @@ public final class Dataset implements AutoCloseable {
         return open(uri, storageOptions, h -> h.table.checkout(version), version);
     }
 
+    /** The version tag {@code tag} names (a tag on a branch version opens that branch version). */
     public static Mono<Dataset> open(String uri, Map<String, String> storageOptions, String tag) {
-        return open(uri, storageOptions, h -> h.table.checkout(tag), -1);
+        return Mono.usingWhen(Mono.fromCallable(() -> Handle.open(uri, storageOptions)), h -> h.table.tags().read(tag),
+                        h -> Mono.fromRunnable(h::release))
+                .onErrorMap(e -> translate(uri, -1, e))
+                .flatMap(t -> open(t.branch() == null ? uri : BasePaths.child(uri, io.javelin.tx.branch.BranchNames.root(t.branch())),
+                        storageOptions, t.version()));
     }
 
     private static Mono<Dataset> open(String uri, Map<String, String> options,
@@ -470,8 +475,12 @@ public final class Dataset implements AutoCloseable {
         return handle.table.checkout(version).map(this::derived).flatMap(MissingStats::fill).onErrorMap(e -> translate(uri(), version, e));
     }
 
+    /** The version a tag names; a tag on a branch version opens that version of the branch. */
     public Mono<Dataset> checkout(String tag) {
-        return handle.table.checkout(tag).map(this::derived).flatMap(MissingStats::fill).onErrorMap(e -> translate(uri(), -1, e));
+        return handle.table.tags().read(tag).flatMap(t -> t.branch() == null
+                        ? handle.table.checkout(t.version()).map(this::derived).flatMap(MissingStats::fill)
+                        : open(BasePaths.child(uri(), io.javelin.tx.branch.BranchNames.root(t.branch())), handle.options, t.version()))
+                .onErrorMap(e -> translate(uri(), -1, e));
     }
 
     public Mono<Dataset> checkoutLatest() {
@@ -483,7 +492,23 @@ public final class Dataset implements AutoCloseable {
     }
 
     public Mono<Tag> createTag(String name, long version) {
-        return handle.table.tags().create(name, version, Map.of()).onErrorMap(e -> translate(uri(), version, e));
+        return createTag(name, version, Map.of());
+    }
+
+    /** A tag with Lance's free-form {@code metadata} (kept when the tag is moved). */
+    public Mono<Tag> createTag(String name, long version, Map<String, String> metadata) {
+        return handle.table.tags().create(name, version, metadata).onErrorMap(e -> translate(uri(), version, e));
+    }
+
+    /**
+     * A tag (stored at this main root, as Lance does) on version {@code version} of branch {@code branch};
+     * {@link #checkout(String)} of it opens that branch version.
+     */
+    public Mono<Tag> createTag(String name, String branch, long version, Map<String, String> metadata) {
+        return new io.javelin.tx.branch.BranchStore(handle.manifests).read(branch)
+                .then(Mono.defer(() -> handle.table.tags().create(name, branch,
+                        new ObjectStoreManifestStore(handle.store, io.javelin.tx.branch.BranchNames.root(branch)), version, metadata)))
+                .onErrorMap(e -> translate(uri(), version, e));
     }
 
     public Mono<Tag> updateTag(String name, long version) {
@@ -858,6 +883,22 @@ public final class Dataset implements AutoCloseable {
      */
     public Mono<UpdateResult> update(String filter, Map<String, String> set) {
         return withFragments(() -> RowRewrites.update(this, filter, set)).onErrorMap(e -> translate(uri(), version(), e));
+    }
+
+    /**
+     * {@code UPDATE ... SET ... WHERE _rowid IN (rowIds)} without a scan: the ids are located through the
+     * row id sequences (stable row ids) or are addresses; ids of no live row are skipped.
+     */
+    public Mono<UpdateResult> updateRows(long[] rowIds, Map<String, String> set) {
+        return withFragments(() -> RowRewrites.update(this, null, set, RowIdTargets.of(this, rowIds)))
+                .onErrorMap(e -> translate(uri(), version(), e));
+    }
+
+    /** Deletes the rows with these {@code _rowid}s (no scan), committed as one Delete; ids of no live row are skipped. */
+    public Mono<Dataset> deleteRows(long[] rowIds) {
+        return withFragments(() -> RowIdTargets.of(this, rowIds).flatMap(hits -> Writes.deleteOffsets(this, hits,
+                        "_rowid IN (" + rowIds.length + " ids)")))
+                .map(this::derived).onErrorMap(e -> translate(uri(), version(), e));
     }
 
     /** Starts a merge-insert keyed by {@code on}; configure the returned builder, then {@code execute}. */

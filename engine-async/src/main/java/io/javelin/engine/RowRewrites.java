@@ -41,6 +41,11 @@ final class RowRewrites {
     // ------------------------------------------------------------------ update
 
     static Mono<UpdateResult> update(Dataset ds, String filter, Map<String, String> set) {
+        return update(ds, filter, set, null);
+    }
+
+    /** {@code rowHits}: when given, the rows to update (by {@code _rowid}), instead of those matching {@code filter}. */
+    static Mono<UpdateResult> update(Dataset ds, String filter, Map<String, String> set, Mono<Map<FragmentInfo, RoaringBitmap>> rowHits) {
         return Mono.defer(() -> {
             if (set.isEmpty()) {
                 throw SchemaEvolution.error(ds, "UPDATE needs at least one column to set");
@@ -59,11 +64,11 @@ final class RowRewrites {
             List<String> filterCols = pred == null ? List.of()
                     : ds.schema().getFields().stream().map(Field::getName).filter(pred.referencedColumns()::contains).toList();
             List<String> all = ds.schema().getFields().stream().map(Field::getName).toList();
-            return Flux.fromIterable(ds.fragments())
+            Mono<Map<FragmentInfo, RoaringBitmap>> found = rowHits != null ? rowHits : Flux.fromIterable(ds.fragments())
                     .concatMap(f -> matches(ds, f, pred, filterCols).map(hits -> Map.entry(f, hits)), 1)
                     .filter(e -> !e.getValue().isEmpty())
-                    .collectMap(Map.Entry::getKey, Map.Entry::getValue, LinkedHashMap::new)
-                    .flatMap(hits -> {
+                    .collectMap(Map.Entry::getKey, Map.Entry::getValue, LinkedHashMap::new);
+            return found.flatMap(hits -> {
                         long n = hits.values().stream().mapToLong(RoaringBitmap::getLongCardinality).sum();
                         if (n == 0) {
                             return Mono.just(new UpdateResult(ds.retained(), 0));
