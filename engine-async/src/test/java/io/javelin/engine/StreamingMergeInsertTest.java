@@ -314,4 +314,52 @@ class StreamingMergeInsertTest {
             }
         }
     }
+
+    @Test
+    void spilledUpsertKeepsStableRowIdsAndCreatedVersions() {
+        String uri = tmp.resolve("stable.lance").toString();
+        Long[] ids = new Long[3000];
+        for (int i = 0; i < ids.length; i++) {
+            ids[i] = (long) i;
+        }
+        try (Dataset v1 = Dataset.write(uri, Flux.just(1).map(x -> batch(alloc, ids, new long[ids.length], 10, true)), SCHEMA,
+                WriteParams.of(WriteMode.CREATE).withMaxRowsPerFile(1000).withEnableStableRowIds(true)).block()) {
+            Map<Long, Long> before = rowIds(v1);
+            List<Long> src = new ArrayList<>();
+            for (long id = 1500; id < 4500; id++) { // 1500 updates, 1500 inserts, in many partitions
+                src.add(id);
+            }
+            MergeInsertResult res = v1.mergeInsert(List.of("id")).whenMatchedUpdateAll().whenNotMatchedInsertAll()
+                    .execute(Flux.fromIterable(chunks(src, 300)).map(c -> {
+                        long[] vs = new long[c.size()];
+                        java.util.Arrays.fill(vs, 2);
+                        return batch(alloc, c.toArray(Long[]::new), vs, 400, true);
+                    }), MergeInsertOptions.budget(1 << 20).withFanOut(3).withSpillDirectory(tmp.resolve("sp-stable"))).block();
+            try (Dataset v2 = res.dataset()) {
+                assertThat(res.updated()).isEqualTo(1500);
+                assertThat(res.inserted()).isEqualTo(1500);
+                Map<Long, Long> after = rowIds(v2);
+                assertThat(after).hasSize(4500);
+                for (long id = 0; id < 3000; id++) {
+                    assertThat(after.get(id)).as("row id of %d", id).isEqualTo(before.get(id));
+                }
+                assertThat(new java.util.HashSet<>(after.values())).hasSize(4500);
+                assertThat(v2.count("_row_created_at_version = 1").block()).isEqualTo(3000);
+                assertThat(v2.count("_row_last_updated_at_version = 2").block()).isEqualTo(3000);
+            }
+        }
+    }
+
+    private Map<Long, Long> rowIds(Dataset ds) {
+        Map<Long, Long> out = new HashMap<>();
+        for (VectorSchemaRoot b : ds.scanner().columns("id").withRowId(true).scan(alloc).publishOn(Schedulers.boundedElastic(), 1)
+                .toIterable(1)) {
+            try (b) {
+                for (int i = 0; i < b.getRowCount(); i++) {
+                    out.put(((BigIntVector) b.getVector("id")).get(i), ((org.apache.arrow.vector.UInt8Vector) b.getVector("_rowid")).get(i));
+                }
+            }
+        }
+        return out;
+    }
 }

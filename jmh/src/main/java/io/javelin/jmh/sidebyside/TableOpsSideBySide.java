@@ -57,6 +57,14 @@ public final class TableOpsSideBySide {
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
             }
         }
+        try {
+            run(rows, reps, dir);
+        } finally {
+            delete(dir);
+        }
+    }
+
+    static void run(long rows, int reps, Path dir) throws Exception {
         try (BufferAllocator alloc = new RootAllocator()) {
             Path mergeBase = dir.resolve("merge-base.lance");
             Path compactBase = dir.resolve("compact-base.lance");
@@ -65,7 +73,8 @@ public final class TableOpsSideBySide {
             byte[] source = ipc(alloc, rows / 2, rows, 1); // ids rows/2 .. 3*rows/2: half update, half insert
             List<long[]> merge = new ArrayList<>();
             List<long[]> compact = new ArrayList<>();
-            for (int r = 0; r < reps; r++) {
+            for (int rep = 0; rep < reps; rep++) {
+                int r = rep;
                 boolean javelinFirst = r % 2 == 0;
                 merge.add(pair(javelinFirst, () -> javelinMerge(alloc, copy(mergeBase, dir.resolve("m-j" + r)), rows),
                         () -> lanceMerge(alloc, copy(mergeBase, dir.resolve("m-l" + r)), source)));
@@ -75,8 +84,6 @@ public final class TableOpsSideBySide {
             System.out.printf("| operation (%,d-row table) | Javelin ms | lance-core ms | ratio |%n|---|---|---|---|%n", rows);
             print("merge-insert upsert of " + String.format("%,d", rows) + " rows (half matched)", merge);
             print("compact " + rows / 5000 + " fragments of 5 000 rows", compact);
-        } finally {
-            delete(dir);
         }
     }
 
