@@ -15,10 +15,29 @@ import org.apache.arrow.vector.util.Text;
 final class MergeKeys {
 
     private final List<String> on;
+    /** One integer key column: keys are read as longs, no boxing (see {@link KeyIndex}). */
+    private final boolean integral;
 
-    MergeKeys(List<String> on) {
+    MergeKeys(List<String> on, org.apache.arrow.vector.types.pojo.Schema dataset) {
         this.on = List.copyOf(on);
+        this.integral = on.size() == 1 && dataset.findField(on.get(0)).getType() instanceof org.apache.arrow.vector.types.pojo.ArrowType.Int;
     }
+
+    boolean integral() {
+        return integral;
+    }
+
+    /** A hash of row {@code r}'s key equal for equal keys on both sides; {@code NO_MATCH} for a key that matches nothing. */
+    int hash(List<FieldVector> keys, int r) {
+        if (integral) {
+            FieldVector v = keys.get(0);
+            return v.isNull(r) ? 0x5bd1e995 : Long.hashCode(((org.apache.arrow.vector.BaseIntVector) v).getValueAsLong(r) * 0x9E3779B97F4A7C15L);
+        }
+        List<Object> k = key(keys, r);
+        return k == null ? NO_MATCH : k.hashCode();
+    }
+
+    static final int NO_MATCH = Integer.MIN_VALUE;
 
     List<String> columns() {
         return on;
@@ -53,14 +72,14 @@ final class MergeKeys {
     }
 
     /**
-     * The partition of a key at split level {@code level} (each level mixes differently, so a partition
+     * The partition of a key's {@link #hash} at split level {@code level} (each level mixes differently, so a partition
      * split again spreads out); keys that match nothing go to partition 0.
      */
-    static int partition(List<Object> key, int level, int fanOut) {
-        if (key == null) {
+    static int partition(int hash, int level, int fanOut) {
+        if (hash == NO_MATCH) {
             return 0;
         }
-        int h = key.hashCode() ^ (level * 0x9E3779B9);
+        int h = hash ^ (level * 0x9E3779B9);
         h *= 0x85EBCA6B;
         h ^= h >>> 13;
         h *= 0xC2B2AE35;

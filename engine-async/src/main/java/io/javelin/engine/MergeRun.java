@@ -75,7 +75,7 @@ final class MergeRun {
     MergeRun(Dataset ds, MergeInsert spec, MergeInsertOptions opt, BufferAllocator alloc, Predicate bySource) {
         this.ds = ds;
         this.spec = spec;
-        this.keys = new MergeKeys(spec.on());
+        this.keys = new MergeKeys(spec.on(), ds.schema());
         this.opt = opt;
         this.alloc = alloc;
         this.bySource = bySource;
@@ -353,18 +353,14 @@ final class MergeRun {
 
     private Mono<Matches> join(List<VectorSchemaRoot> src, Flux<VectorSchemaRoot> target) {
         return Mono.defer(() -> {
-            Map<List<Object>, Integer> index = new HashMap<>();
-            Set<List<Object>> dupes = new HashSet<>();
+            KeyIndex index = KeyIndex.create(keys);
             int ord = 0;
             long bytes = 0;
             for (VectorSchemaRoot b : src) {
                 bytes += MergeRows.bytes(b);
                 List<FieldVector> kv = keys.vectors(b);
                 for (int r = 0; r < b.getRowCount(); r++, ord++) {
-                    List<Object> k = keys.key(kv, r);
-                    if (k != null && index.putIfAbsent(k, ord) != null) {
-                        dupes.add(k);
-                    }
+                    index.add(kv, r, ord);
                 }
             }
             peakHeld = Math.max(peakHeld, bytes);
@@ -377,14 +373,13 @@ final class MergeRun {
                     List<FieldVector> kv = keys.vectors(tb);
                     UInt8Vector addr = (UInt8Vector) tb.getVector(ADDR);
                     for (int r = 0; r < tb.getRowCount(); r++) {
-                        List<Object> k = keys.key(kv, r);
-                        Integer hit = k == null ? null : index.get(k);
-                        if (hit == null) {
+                        int hit = index.find(kv, r);
+                        if (hit < 0) {
                             continue;
                         }
-                        if (dupes.contains(k)) {
+                        if (index.ambiguous(hit)) {
                             throw SchemaEvolution.error(ds, "Ambiguous merge insert: multiple source rows match the same target row on ("
-                                    + keys.describe(k) + "). Please ensure each target row is matched by at most one source row.");
+                                    + index.describe(kv, r) + "). Please ensure each target row is matched by at most one source row.");
                         }
                         long a = addr.get(r);
                         matched.set(hit);
@@ -521,14 +516,18 @@ final class MergeRun {
         if (n == 0) {
             return Mono.empty();
         }
-        try (VectorSchemaRoot picked = Batches.select(b, Arrays.copyOf(pos, n), alloc)) {
-            VectorSchemaRoot full = MergeRows.complete(ds.schema(), picked, null, alloc);
-            for (int i = 0; i < n; i++) {
-                note(-1L);
+        VectorSchemaRoot picked = Batches.select(b, Arrays.copyOf(pos, n), alloc);
+        VectorSchemaRoot full = picked;
+        if (partial) {
+            try (picked) {
+                full = MergeRows.complete(ds.schema(), picked, null, alloc);
             }
-            inserted += n;
-            return Mono.just(full);
         }
+        for (int i = 0; i < n; i++) {
+            note(-1L);
+        }
+        inserted += n;
+        return Mono.just(full);
     }
 
     // ------------------------------------------------------------------ phase 3: what to delete

@@ -48,7 +48,7 @@ final class SpillPartitioner implements AutoCloseable {
         int[] part = new int[n];
         List<FieldVector> kv = keys.vectors(b);
         for (int r = 0; r < n; r++) {
-            part[r] = MergeKeys.partition(keys.key(kv, r), level, fanOut);
+            part[r] = MergeKeys.partition(keys.hash(kv, r), level, fanOut);
             count[part[r]]++;
         }
         int[][] rows = new int[fanOut][];

@@ -312,6 +312,17 @@ class StreamingMergeInsertTest {
                 assertThat(res.inserted()).isZero();
                 assertThat(read(v2, alloc).get(Long.MIN_VALUE)).containsExactly(99L, payload(-1, 99, 10));
             }
+            // two source rows for one target row, by value and by NULL, in memory and spilled: Lance's error
+            for (Long dup : new Long[] {1L, null}) {
+                for (MergeInsertOptions opt : List.of(MergeInsertOptions.DEFAULTS,
+                        MergeInsertOptions.budget(1 << 20).withFanOut(2).withSpillDirectory(tmp.resolve("sp-dup")))) {
+                    assertThatThrownBy(() -> v1.mergeInsert(List.of("id")).whenMatchedUpdateAll()
+                            .execute(Flux.just(1).map(x -> batch(alloc, new Long[] {dup, 7L, dup}, new long[] {1, 2, 3}, 10, true)), opt)
+                            .block())
+                            .isInstanceOf(SchemaEvolutionException.class).hasMessageContaining("Ambiguous merge insert")
+                            .hasMessageContaining("id = " + dup);
+                }
+            }
         }
     }
 
