@@ -148,4 +148,64 @@ class TableOpsInteropTest extends InteropSupport {
         org.lance.Dataset.drop(theirs, Map.of());
         assertThatThrownBy(() -> Dataset.open(theirs).block()).isInstanceOf(DatasetNotFoundException.class);
     }
+
+    /** lance-core writes a history with stable row ids; Javelin's change feed reports it as the ledger says. */
+    @Test
+    void changeFeedOverALanceCoreHistory() throws Exception {
+        String uri = dir.resolve("cdf.lance").toString();
+        lanceWrite(uri, 0, 1000, org.lance.WriteParams.WriteMode.CREATE, true); // v1: ids 0..999
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try (VectorSchemaRoot root = VectorSchemaRoot.create(SCHEMA, alloc); ArrowStreamWriter w = new ArrowStreamWriter(root, null, out)) {
+            w.start();
+            fill(root, 0, 50); // matched: updated (same values, a new last-updated version)
+            w.writeBatch();
+            fill(root, 2000, 10); // not matched: inserted
+            w.writeBatch();
+            w.end();
+        }
+        try (org.lance.Dataset l = org.lance.Dataset.open(uri, alloc);
+             ArrowReader reader = new ArrowStreamReader(new ByteArrayInputStream(out.toByteArray()), alloc);
+             ArrowArrayStream stream = ArrowArrayStream.allocateNew(alloc)) {
+            Data.exportArrayStream(alloc, reader, stream);
+            l.mergeInsert(new org.lance.merge.MergeInsertParams(List.of("id")).withMatchedUpdateAll()
+                    .withNotMatched(org.lance.merge.MergeInsertParams.WhenNotMatched.InsertAll), stream).dataset().close(); // v2
+        }
+        try (org.lance.Dataset l = org.lance.Dataset.open(uri, alloc)) {
+            l.delete("id >= 900 AND id < 1000"); // v3
+        }
+        java.util.Set<String> expected = new java.util.HashSet<>();
+        for (long id = 0; id < 50; id++) {
+            expected.add("update|" + id + "|2");
+        }
+        for (long id = 2000; id < 2010; id++) {
+            expected.add("insert|" + id + "|2");
+        }
+        for (long id = 900; id < 1000; id++) {
+            expected.add("delete|" + id + "|3");
+        }
+        java.util.Set<String> got = new java.util.HashSet<>();
+        try (Dataset ds = Dataset.open(uri).block()) {
+            assertThat(ds.version()).isEqualTo(3);
+            for (VectorSchemaRoot b : ds.changes(1, 3, alloc).publishOn(reactor.core.scheduler.Schedulers.boundedElastic(), 1).toIterable(1)) {
+                try (b) {
+                    for (int i = 0; i < b.getRowCount(); i++) {
+                        long id = (Long) b.getVector("id").getObject(i);
+                        Object v = b.getVector("v").getObject(i);
+                        assertThat(v).as("v of %d", id).isEqualTo(id % 9 == 0 ? null : id * 3);
+                        got.add(b.getVector("_change_type").getObject(i) + "|" + id + "|"
+                                + ((org.apache.arrow.vector.UInt8Vector) b.getVector("_change_version")).get(i));
+                    }
+                }
+            }
+        }
+        assertThat(got).isEqualTo(expected);
+        // from version 2: only the deletes; rows inserted and deleted in between never show
+        try (Dataset ds = Dataset.open(uri).block()) {
+            assertThat(ds.changes(2, 3, alloc).collectList().block().stream().mapToInt(b -> {
+                try (b) {
+                    return b.getRowCount();
+                }
+            }).sum()).isEqualTo(100);
+        }
+    }
 }
