@@ -285,11 +285,19 @@ final class DatasetCommands {
             String name;
             @Parameters(index = "2", paramLabel = "VERSION", arity = "0..1")
             Long version;
+            @Option(names = "--branch", paramLabel = "B", description = "Tag a version of branch B (VERSION required).")
+            String branch;
+            @Option(names = "--metadata", paramLabel = "KEY=VALUE", description = "Tag metadata (repeatable).")
+            Map<String, String> metadata = new java.util.LinkedHashMap<>();
 
             @Override
             public Integer call() {
                 try (Dataset ds = CliSupport.open(uri, common.storageOptions, null, null)) {
-                    Tag t = ds.createTag(name, version != null ? version : ds.version()).block();
+                    if (branch != null && version == null) {
+                        throw new CommandLine.ParameterException(spec.commandLine(), "--branch needs a VERSION of that branch");
+                    }
+                    Tag t = branch != null ? ds.createTag(name, branch, version, metadata).block()
+                            : ds.createTag(name, version != null ? version : ds.version(), metadata).block();
                     spec.commandLine().getOut().printf("tag %s -> version %d%n", t.name(), t.version());
                 }
                 spec.commandLine().getOut().flush();

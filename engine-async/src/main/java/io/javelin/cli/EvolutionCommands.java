@@ -284,6 +284,10 @@ final class EvolutionCommands {
         boolean deleteBySource;
         @Option(names = "--delete-not-matched-by-source-if", paramLabel = "FILTER", description = "... only those matching FILTER.")
         String deleteBySourceIf;
+        @Option(names = "--memory-budget", paramLabel = "BYTES", description = "Arrow memory the join may hold; larger sources spill (default 512 MiB).")
+        long memoryBudget = io.javelin.engine.MergeInsertOptions.DEFAULT_BUDGET;
+        @Option(names = "--spill-dir", paramLabel = "DIR", description = "Where spill files go (default: the temp directory).")
+        Path spillDir;
 
         @Override
         public Integer call() throws Exception {
@@ -308,7 +312,8 @@ final class EvolutionCommands {
                 }
                 MergeInsertResult r;
                 try (Progress p = Progress.start(spec, progress, "merge-insert (source rows)", Progress.UNKNOWN, Progress.UNKNOWN)) {
-                    r = m.execute(p.track(input.batches(alloc, () -> { }))).block();
+                    r = m.execute(p.track(input.batches(alloc, () -> { })),
+                            io.javelin.engine.MergeInsertOptions.budget(memoryBudget).withSpillDirectory(spillDir)).block();
                     p.finish();
                 }
                 try (Dataset after = r.dataset()) {

@@ -46,6 +46,9 @@ final class ImportCommand implements Callable<Integer> {
     @Option(names = "--blob-pack-file-size-threshold", paramLabel = "BYTES", description = "Roll packed .blob sidecars at this size (default 1 GiB).")
     long packThreshold;
 
+    @Option(names = "--max-bytes-per-file", paramLabel = "BYTES", description = "Close a data file at this many bytes (Lance max_bytes_per_file; default 90 GB).")
+    long maxBytesPerFile = WriteParams.DEFAULT_MAX_BYTES_PER_FILE;
+
     @Option(names = {"--manifest-layout", "--layout"}, paramLabel = "flat|tree",
             description = "Fragment metadata layout of a created or overwritten dataset (tree: spec 000). Default ${DEFAULT-VALUE}.")
     String layout = "flat";
@@ -65,7 +68,8 @@ final class ImportCommand implements Callable<Integer> {
             WriteParams params = WriteParams.of(WriteMode.parse(mode))
                     .withDataStorageVersion(LanceFileVersion.parse(version))
                     .withTableConfig(layout.equals("tree") ? java.util.Map.of("lance.manifest.layout", "tree") : java.util.Map.of())
-                    .withBlobs(new io.javelin.engine.BlobWriteOptions(allowExternalBlobs, packThreshold));
+                    .withBlobs(new io.javelin.engine.BlobWriteOptions(allowExternalBlobs, packThreshold))
+                    .withMaxBytesPerFile(maxBytesPerFile);
             // owned copies of each batch (the IPC reader reuses one root), read off the event loops
             Flux<VectorSchemaRoot> batches = input.batches(alloc, () -> {
                 try {

@@ -10,10 +10,10 @@ import picocli.CommandLine.Command;
         versionProvider = JavelinCli.Version.class,
         description = "Javelin: a non-blocking engine for the Lance lakehouse format.",
         subcommands = {DemoCommand.class, DatasetCommands.Info.class, DatasetCommands.Count.class, DatasetCommands.Scan.class, BlobsCommand.class, ImportCommand.class,
-                ExportCommand.class, DatasetCommands.Versions.class, DatasetCommands.Tags.class, DatasetCommands.Delete.class,
+                ExportCommand.class, DatasetCommands.Versions.class, ChangesCommand.class, DatasetCommands.Tags.class, DatasetCommands.Delete.class,
                 FileCommand.class, TreeCommand.class,
                 IndexCommands.class, SearchCommand.class,
-                MaintenanceCommands.Compact.class, MaintenanceCommands.Cleanup.class, MaintenanceCommands.Restore.class,
+                MaintenanceCommands.Compact.class, MaintenanceCommands.Cleanup.class, MaintenanceCommands.Restore.class, MaintenanceCommands.Truncate.class, MaintenanceCommands.Drop.class,
                 EvolutionCommands.AddColumn.class, EvolutionCommands.AddColumnsFromFile.class, EvolutionCommands.DropColumn.class, EvolutionCommands.RenameColumn.class, EvolutionCommands.AlterColumn.class, EvolutionCommands.Update.class, EvolutionCommands.MergeInsertCommand.class,
                 BranchCommands.Branches.class, BranchCommands.Clone.class, ServeCommand.class})
 public final class JavelinCli implements Runnable {

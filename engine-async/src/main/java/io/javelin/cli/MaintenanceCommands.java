@@ -88,6 +88,8 @@ final class MaintenanceCommands {
         Long beforeVersion;
         @Option(names = "--delete-unverified", description = "Also delete unreferenced files younger than 7 days (only when no write is running).")
         boolean deleteUnverified;
+        @Option(names = "--dry-run", description = "Delete nothing: list each object cleanup would delete, its size and why.")
+        boolean dryRun;
 
         @Override
         public Integer call() {
@@ -98,6 +100,16 @@ final class MaintenanceCommands {
                     : CleanupPolicy.beforeVersion(beforeVersion);
             PrintWriter out = spec.commandLine().getOut();
             try (Dataset ds = CliSupport.open(uri, common.storageOptions, null, null)) {
+                if (dryRun) {
+                    var plan = ds.cleanupDryRun(p.withDeleteUnverified(deleteUnverified)).block();
+                    List<List<String>> rows = plan.removals().stream()
+                            .map(r -> List.of(r.path(), String.valueOf(r.bytes()), r.reason())).toList();
+                    CliSupport.table(List.of("object", "bytes", "reason"), rows, out);
+                    out.printf("dry run: would remove %d version(s), %d object(s), %d bytes%n", plan.oldVersions().size(),
+                            plan.removals().size(), plan.bytesRemoved());
+                    out.flush();
+                    return 0;
+                }
                 CleanupStats s = ds.cleanupOldVersions(p.withDeleteUnverified(deleteUnverified)).block();
                 out.printf("removed %d version(s), %d data, %d deletion, %d transaction, %d index file(s), %d bytes%n",
                         s.oldVersions(), s.dataFilesRemoved(), s.deletionFilesRemoved(), s.transactionFilesRemoved(),
@@ -127,6 +139,49 @@ final class MaintenanceCommands {
                     : Duration.parse(s);
         } catch (RuntimeException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), "Invalid duration '" + s + "' (e.g. 14d, 12h, 30m, P7D)");
+        }
+    }
+
+    @Command(name = "truncate", description = "Commit a new version with the same schema and no rows (older versions stay).")
+    static final class Truncate implements Callable<Integer> {
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
+        @Mixin
+        CliSupport.Common common;
+        @Parameters(index = "0", paramLabel = "URI", description = "Dataset URI.")
+        String uri;
+
+        @Override
+        public Integer call() {
+            PrintWriter out = spec.commandLine().getOut();
+            try (Dataset ds = CliSupport.open(uri, common.storageOptions, null, null); Dataset empty = ds.truncate().block()) {
+                out.printf("version %d: truncated (%d rows removed)%n", empty.version(), ds.count().block());
+            }
+            out.flush();
+            return 0;
+        }
+    }
+
+    @Command(name = "drop", description = "Delete the whole dataset: every version, tag, branch and file.")
+    static final class Drop implements Callable<Integer> {
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
+        @Mixin
+        CliSupport.Common common;
+        @Parameters(index = "0", paramLabel = "URI", description = "Dataset URI.")
+        String uri;
+        @Option(names = "--yes", description = "Confirm: dropping cannot be undone.")
+        boolean yes;
+
+        @Override
+        public Integer call() {
+            if (!yes) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "drop deletes " + uri + " for good: confirm with --yes");
+            }
+            Dataset.drop(uri, common.storageOptions).block();
+            spec.commandLine().getOut().println("dropped " + uri);
+            spec.commandLine().getOut().flush();
+            return 0;
         }
     }
 

@@ -23,7 +23,18 @@ final class Cleanup {
     }
 
     static Mono<CleanupStats> run(Dataset ds, CleanupPolicy policy, Instant now) {
-        Dataset.Handle h = ds.handle();
+        return run(ds.handle(), policy, now);
+    }
+
+    static Mono<CleanupStats> run(Dataset.Handle h, CleanupPolicy policy, Instant now) {
+        return plan(h, policy, now)
+                .flatMap(plan -> delete(h, plan.manifests()).then(delete(h, plan.files())).thenReturn(stats(plan)))
+                .flatMap(stats -> h.store.removeStaleTemporaries("", temporariesBefore(policy, now))
+                        .map(n -> stats.withTemporaryFilesRemoved(n)));
+    }
+
+    /** What {@link #run} would delete and why, deleting nothing (a dry run; local staging temporaries not included). */
+    static Mono<CleanupPlan> plan(Dataset.Handle h, CleanupPolicy policy, Instant now) {
         Mono<List<CleanupPlanner.Version>> versions = h.table.versions().list()
                 .flatMapMany(Flux::fromIterable)
                 .concatMap(loc -> h.table.versions().read(loc).map(f -> new CleanupPlanner.Version(loc.path(),
@@ -50,10 +61,7 @@ final class Cleanup {
                 .map(m -> new CleanupPlanner.Listed(m.path(), m.size(), m.lastModified()))
                 .collectList();
         return Mono.zip(versions, tagged, branchRefs, listing)
-                .map(t -> CleanupPlanner.plan(t.getT1(), t.getT2(), t.getT3(), t.getT4(), policy, now))
-                .flatMap(plan -> delete(h, plan.manifests()).then(delete(h, plan.files())).thenReturn(stats(plan)))
-                .flatMap(stats -> h.store.removeStaleTemporaries("", temporariesBefore(policy, now))
-                        .map(n -> stats.withTemporaryFilesRemoved(n)));
+                .map(t -> CleanupPlanner.plan(t.getT1(), t.getT2(), t.getT3(), t.getT4(), policy, now));
     }
 
     /**

@@ -4,7 +4,10 @@ import io.javelin.encoding.writer.LanceFileVersion;
 import io.javelin.engine.maintenance.CompactionMetrics;
 import io.javelin.engine.maintenance.CompactionOptions;
 import io.javelin.engine.maintenance.CompactionPlanner;
+import io.javelin.engine.maintenance.CompactionPlan;
 import io.javelin.engine.maintenance.CompactionResult;
+import io.javelin.engine.maintenance.CompactionTask;
+import io.javelin.engine.maintenance.RewriteResult;
 import io.javelin.tx.FragmentInfo;
 import io.javelin.tx.pb.DataFragment;
 import io.javelin.tx.pb.Transaction;
@@ -13,7 +16,9 @@ import io.javelin.tx.rowid.RowIdSequence;
 import io.javelin.tx.rowid.RowVersions;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.apache.arrow.memory.RootAllocator;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -23,7 +28,10 @@ import reactor.core.publisher.Mono;
  * applied and written into new fragments of about {@code target_rows_per_fragment} rows, then all groups
  * commit as one {@code Rewrite} read at this version. Concurrent appends rebase; a concurrent delete or
  * update of a rewritten fragment makes the commit fail with a retryable conflict (the conflict matrix), and
- * the new files stay unreferenced until cleanup.
+ * the new files stay unreferenced until cleanup. Distributed (Lance's {@code plan_compaction} /
+ * {@code execute} / {@code commit_compaction}): {@link #plan} makes serializable tasks, any worker runs
+ * {@link #execute} on one, and {@link #commit} applies every result at once; {@link #run} is the same
+ * three steps in one process.
  *
  * <p>With stable row ids each rewritten row keeps its id and created-at / last-updated-at versions: the old
  * fragments' sequences minus deleted offsets, re-chunked over the new fragments. Without them row addresses
@@ -35,35 +43,70 @@ final class Compaction {
     private Compaction() {
     }
 
+    /** Local compaction: the distributed pieces run in this process, one task after another. */
     static Mono<CompactionResult> run(Dataset ds, CompactionOptions o) {
         return Mono.defer(() -> {
-            List<List<FragmentInfo>> groups = CompactionPlanner.plan(ds.fragments(), o);
-            if (groups.isEmpty()) {
+            CompactionPlan plan = plan(ds, o);
+            if (plan.tasks().isEmpty()) {
                 return Mono.just(new CompactionResult(ds.sameVersion(), CompactionMetrics.NONE));
             }
-            LanceFileVersion fv = WriteVersions.of(ds.dataStorageVersion(), LanceFileVersion.V2_1);
-            return Mono.usingWhen(Mono.fromCallable(RootAllocator::new),
-                    alloc -> ds.rowIds().preload().thenMany(Flux.fromIterable(groups)
-                                    .concatMap(g -> rewrite(ds, g, o, fv, alloc), 1))
-                            .collectList()
-                            .flatMap(rewritten -> {
-                                int oldFiles = 0;
-                                int newFiles = 0;
-                                int oldFrags = 0;
-                                int newFrags = 0;
-                                for (Transaction.Rewrite.RewriteGroup g : rewritten) {
-                                    oldFrags += g.getOldFragmentsCount();
-                                    newFrags += g.getNewFragmentsCount();
-                                    oldFiles += g.getOldFragmentsList().stream().mapToInt(DataFragment::getFilesCount).sum();
-                                    newFiles += g.getNewFragmentsList().stream().mapToInt(DataFragment::getFilesCount).sum();
-                                }
-                                CompactionMetrics m = new CompactionMetrics(oldFrags, newFrags, oldFiles, newFiles);
-                                // remaps scalar indexes when addresses change (io.javelin.engine.index.IndexRemap)
-                                return io.javelin.engine.index.IndexRemap.commitRewrite(ds, rewritten)
-                                        .map(next -> new CompactionResult(next, m));
-                            }),
-                    alloc -> Mono.fromRunnable(alloc::close));
+            return Flux.fromIterable(plan.tasks()).concatMap(t -> execute(ds, t), 1).collectList().flatMap(r -> commit(ds, r));
         });
+    }
+
+    /** Groups of adjacent candidates ({@link CompactionPlanner}) as tasks read at this version. */
+    static CompactionPlan plan(Dataset ds, CompactionOptions o) {
+        List<CompactionTask> tasks = new ArrayList<>();
+        for (List<FragmentInfo> g : CompactionPlanner.plan(ds.fragments(), o)) {
+            tasks.add(new CompactionTask(ds.version(), g.stream().map(FragmentInfo::id).toList(), o));
+        }
+        return new CompactionPlan(ds.version(), tasks, o);
+    }
+
+    /** A worker's part: rewrites the task's fragments (of the task's read version) into new files; commits nothing. */
+    static Mono<RewriteResult> execute(Dataset ds, CompactionTask task) {
+        Mono<Dataset> at = ds.version() == task.readVersion() ? Mono.just(ds.sameVersion()) : ds.checkout(task.readVersion());
+        return Mono.usingWhen(at, read -> read.withFragments(() -> Mono.defer(() -> {
+            Map<Long, FragmentInfo> byId = new HashMap<>();
+            read.fragments().forEach(f -> byId.put(f.id(), f));
+            List<FragmentInfo> group = new ArrayList<>();
+            for (long id : task.fragmentIds()) {
+                FragmentInfo f = byId.get(id);
+                if (f == null) {
+                    return Mono.error(new InvalidScanException(read.uri(), read.version(), "Compaction task names fragment " + id
+                            + ", which version " + read.version() + " does not have"));
+                }
+                group.add(f);
+            }
+            LanceFileVersion fv = WriteVersions.of(read.dataStorageVersion(), LanceFileVersion.V2_1);
+            return Mono.usingWhen(Mono.fromCallable(RootAllocator::new),
+                    alloc -> read.rowIds().preload().then(rewrite(read, group, task.options(), fv, alloc)),
+                    alloc -> Mono.fromRunnable(alloc::close))
+                    .map(g -> RewriteResult.of(task.readVersion(), g));
+        })), read -> Mono.fromRunnable(read::close));
+    }
+
+    /** The committer's part: every worker's rewrite groups as one {@code Rewrite} read at the plan's version. */
+    static Mono<CompactionResult> commit(Dataset ds, List<RewriteResult> results) {
+        if (results.isEmpty()) {
+            return Mono.just(new CompactionResult(ds.sameVersion(), CompactionMetrics.NONE));
+        }
+        long readVersion = results.get(0).readVersion();
+        for (RewriteResult r : results) {
+            if (r.readVersion() != readVersion) {
+                return Mono.error(new InvalidScanException(ds.uri(), ds.version(), "Compaction results were planned at versions "
+                        + readVersion + " and " + r.readVersion() + "; commit the results of one plan together"));
+            }
+        }
+        List<Transaction.Rewrite.RewriteGroup> groups = results.stream().map(RewriteResult::group).toList();
+        CompactionMetrics m = results.stream().map(RewriteResult::metrics).reduce(CompactionMetrics.NONE, (a, b) -> new CompactionMetrics(
+                a.fragmentsRemoved() + b.fragmentsRemoved(), a.fragmentsAdded() + b.fragmentsAdded(),
+                a.filesRemoved() + b.filesRemoved(), a.filesAdded() + b.filesAdded()));
+        Mono<Dataset> at = ds.version() == readVersion ? Mono.just(ds.sameVersion()) : ds.checkout(readVersion);
+        // remaps scalar indexes when addresses change (io.javelin.engine.index.IndexRemap)
+        return Mono.usingWhen(at, read -> read.withFragments(() -> io.javelin.engine.index.IndexRemap.commitRewrite(read, groups))
+                        .map(next -> new CompactionResult(next, m)),
+                read -> Mono.fromRunnable(read::close));
     }
 
     private static Mono<Transaction.Rewrite.RewriteGroup> rewrite(Dataset ds, List<FragmentInfo> group, CompactionOptions o,

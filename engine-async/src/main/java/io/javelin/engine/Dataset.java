@@ -95,7 +95,8 @@ public final class Dataset implements AutoCloseable {
             this.store = store;
             this.manifests = new ObjectStoreManifestStore(store, "");
             this.table = new Table(manifests);
-            this.commits = new MeteredCommits(new CommitEngine(manifests, CommitOptions.defaults()), uri);
+            this.commits = new MeteredCommits(new CommitEngine(manifests, CommitOptions.defaults()), uri,
+                    r -> AutoCleanup.afterCommit(this, r));
             this.io = new PageIoScheduler(store);
             this.readAhead = ReadAhead.forStore(store.traits());
         }
@@ -150,8 +151,13 @@ public final class Dataset implements AutoCloseable {
         return open(uri, storageOptions, h -> h.table.checkout(version), version);
     }
 
+    /** The version tag {@code tag} names (a tag on a branch version opens that branch version). */
     public static Mono<Dataset> open(String uri, Map<String, String> storageOptions, String tag) {
-        return open(uri, storageOptions, h -> h.table.checkout(tag), -1);
+        return Mono.usingWhen(Mono.fromCallable(() -> Handle.open(uri, storageOptions)), h -> h.table.tags().read(tag),
+                        h -> Mono.fromRunnable(h::release))
+                .onErrorMap(e -> translate(uri, -1, e))
+                .flatMap(t -> open(t.branch() == null ? uri : BasePaths.child(uri, io.javelin.tx.branch.BranchNames.root(t.branch())),
+                        storageOptions, t.version()));
     }
 
     private static Mono<Dataset> open(String uri, Map<String, String> options,
@@ -469,8 +475,12 @@ public final class Dataset implements AutoCloseable {
         return handle.table.checkout(version).map(this::derived).flatMap(MissingStats::fill).onErrorMap(e -> translate(uri(), version, e));
     }
 
+    /** The version a tag names; a tag on a branch version opens that version of the branch. */
     public Mono<Dataset> checkout(String tag) {
-        return handle.table.checkout(tag).map(this::derived).flatMap(MissingStats::fill).onErrorMap(e -> translate(uri(), -1, e));
+        return handle.table.tags().read(tag).flatMap(t -> t.branch() == null
+                        ? handle.table.checkout(t.version()).map(this::derived).flatMap(MissingStats::fill)
+                        : open(BasePaths.child(uri(), io.javelin.tx.branch.BranchNames.root(t.branch())), handle.options, t.version()))
+                .onErrorMap(e -> translate(uri(), -1, e));
     }
 
     public Mono<Dataset> checkoutLatest() {
@@ -482,7 +492,23 @@ public final class Dataset implements AutoCloseable {
     }
 
     public Mono<Tag> createTag(String name, long version) {
-        return handle.table.tags().create(name, version, Map.of()).onErrorMap(e -> translate(uri(), version, e));
+        return createTag(name, version, Map.of());
+    }
+
+    /** A tag with Lance's free-form {@code metadata} (kept when the tag is moved). */
+    public Mono<Tag> createTag(String name, long version, Map<String, String> metadata) {
+        return handle.table.tags().create(name, version, metadata).onErrorMap(e -> translate(uri(), version, e));
+    }
+
+    /**
+     * A tag (stored at this main root, as Lance does) on version {@code version} of branch {@code branch};
+     * {@link #checkout(String)} of it opens that branch version.
+     */
+    public Mono<Tag> createTag(String name, String branch, long version, Map<String, String> metadata) {
+        return new io.javelin.tx.branch.BranchStore(handle.manifests).read(branch)
+                .then(Mono.defer(() -> handle.table.tags().create(name, branch,
+                        new ObjectStoreManifestStore(handle.store, io.javelin.tx.branch.BranchNames.root(branch)), version, metadata)))
+                .onErrorMap(e -> translate(uri(), version, e));
     }
 
     public Mono<Tag> updateTag(String name, long version) {
@@ -541,6 +567,45 @@ public final class Dataset implements AutoCloseable {
         return withFragments(() -> Compaction.run(this, options)).onErrorMap(e -> translate(uri(), version(), e));
     }
 
+    /**
+     * Distributed compaction, step 1: the fragments to rewrite as serializable tasks read at this version
+     * (Lance {@code plan_compaction}); hand each task to a worker.
+     */
+    public Mono<io.javelin.engine.maintenance.CompactionPlan> planCompaction(io.javelin.engine.maintenance.CompactionOptions options) {
+        return withFragments(() -> Mono.fromCallable(() -> Compaction.plan(this, options))).onErrorMap(e -> translate(uri(), version(), e));
+    }
+
+    /**
+     * Distributed compaction, step 2 (any worker with this dataset open, at any version): writes the task's
+     * new fragments and returns what to commit; nothing is committed.
+     */
+    public Mono<io.javelin.engine.maintenance.RewriteResult> executeCompactionTask(io.javelin.engine.maintenance.CompactionTask task) {
+        return Compaction.execute(this, task).onErrorMap(e -> translate(uri(), task.readVersion(), e));
+    }
+
+    /**
+     * Distributed compaction, step 3 (once): commits every task's result as one {@code Rewrite} read at
+     * the plan's version; concurrent appends rebase, a concurrent rewrite of the same rows conflicts.
+     */
+    public Mono<io.javelin.engine.maintenance.CompactionResult> commitCompaction(List<io.javelin.engine.maintenance.RewriteResult> results) {
+        return Compaction.commit(this, results).onErrorMap(e -> translate(uri(), version(), e));
+    }
+
+    /**
+     * The change data feed from version {@code fromVersion} to {@code toVersion} (0: from before the first
+     * version): one row per net insert, update or delete, shaped as {@link #changesSchema()}: change
+     * type and version, {@code _rowid}, the row version columns, then the dataset's columns. Needs stable row ids.
+     */
+    public Flux<VectorSchemaRoot> changes(long fromVersion, long toVersion, BufferAllocator allocator) {
+        return ChangeFeed.changes(this, fromVersion, toVersion, allocator).onErrorMap(e -> translate(uri(), toVersion, e))
+                .transform(ConcurrentFailures::routed);
+    }
+
+    /** The schema of {@link #changes}' batches. */
+    public Schema changesSchema() {
+        return ChangeFeed.schema(schema());
+    }
+
     /** Commits this (older) version's content as the newest version (Lance {@code restore}). */
     public Mono<Dataset> restore() {
         return handle.table.open()
@@ -560,6 +625,38 @@ public final class Dataset implements AutoCloseable {
 
     public Mono<io.javelin.engine.maintenance.CleanupStats> cleanupOldVersions(io.javelin.tx.maintenance.CleanupPolicy policy) {
         return Cleanup.run(this, policy, Instant.now()).onErrorMap(e -> translate(uri(), version(), e));
+    }
+
+    /** What {@link #cleanupOldVersions(io.javelin.tx.maintenance.CleanupPolicy)} would delete, each object with why; deletes nothing. */
+    public Mono<io.javelin.tx.maintenance.CleanupPlan> cleanupDryRun(io.javelin.tx.maintenance.CleanupPolicy policy) {
+        return Cleanup.plan(handle, policy, Instant.now()).onErrorMap(e -> translate(uri(), version(), e));
+    }
+
+    /**
+     * Enables Lance's auto-cleanup: after every {@code interval}-th version a commit removes versions older
+     * than {@code olderThan} (table config {@code lance.auto_cleanup.interval} / {@code .older_than}).
+     */
+    public Mono<Dataset> enableAutoCleanup(int interval, java.time.Duration olderThan) {
+        if (interval <= 0) {
+            return Mono.error(new InvalidScanException(uri(), version(), "Auto-cleanup interval must be positive, got " + interval));
+        }
+        return commit(Transactions.updateConfig(version(), Map.of(AutoCleanup.INTERVAL, String.valueOf(interval),
+                AutoCleanup.OLDER_THAN, olderThan.toSeconds() + "s")));
+    }
+
+    /** Empties the table: a new version with the same schema and config and no rows (older versions stay). */
+    public Mono<Dataset> truncate() {
+        return commit(Transactions.overwrite(version(), List.of(), lanceSchema().toProto(),
+                snapshot.manifestFile().manifest().getConfigMap()));
+    }
+
+    /** Deletes the whole dataset at {@code uri}: every object under its root, all versions, tags and branches. */
+    public static Mono<Void> drop(String uri, Map<String, String> storageOptions) {
+        return Mono.usingWhen(Mono.fromCallable(() -> Handle.open(uri, storageOptions)),
+                h -> h.table.open().onErrorMap(e -> translate(uri, -1, e))
+                        .then(h.store.list("").map(m -> m.path()).collectList())
+                        .flatMap(paths -> Flux.fromIterable(paths).flatMap(h.store::delete, 8).then()),
+                h -> Mono.fromRunnable(h::release));
     }
 
     // ------------------------------------------------------------------ fragment metadata tree
@@ -786,6 +883,22 @@ public final class Dataset implements AutoCloseable {
      */
     public Mono<UpdateResult> update(String filter, Map<String, String> set) {
         return withFragments(() -> RowRewrites.update(this, filter, set)).onErrorMap(e -> translate(uri(), version(), e));
+    }
+
+    /**
+     * {@code UPDATE ... SET ... WHERE _rowid IN (rowIds)} without a scan: the ids are located through the
+     * row id sequences (stable row ids) or are addresses; ids of no live row are skipped.
+     */
+    public Mono<UpdateResult> updateRows(long[] rowIds, Map<String, String> set) {
+        return withFragments(() -> RowRewrites.update(this, null, set, RowIdTargets.of(this, rowIds)))
+                .onErrorMap(e -> translate(uri(), version(), e));
+    }
+
+    /** Deletes the rows with these {@code _rowid}s (no scan), committed as one Delete; ids of no live row are skipped. */
+    public Mono<Dataset> deleteRows(long[] rowIds) {
+        return withFragments(() -> RowIdTargets.of(this, rowIds).flatMap(hits -> Writes.deleteOffsets(this, hits,
+                        "_rowid IN (" + rowIds.length + " ids)")))
+                .map(this::derived).onErrorMap(e -> translate(uri(), version(), e));
     }
 
     /** Starts a merge-insert keyed by {@code on}; configure the returned builder, then {@code execute}. */

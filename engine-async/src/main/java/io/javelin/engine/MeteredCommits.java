@@ -20,9 +20,17 @@ final class MeteredCommits {
     private final CommitEngine engine;
     private final String uri;
 
+    /** Runs after each successful commit, before its result is handed on (auto-cleanup); never fails. */
+    private final java.util.function.Function<CommitResult, Mono<Void>> afterCommit;
+
     MeteredCommits(CommitEngine engine, String uri) {
+        this(engine, uri, r -> Mono.empty());
+    }
+
+    MeteredCommits(CommitEngine engine, String uri, java.util.function.Function<CommitResult, Mono<Void>> afterCommit) {
         this.engine = engine;
         this.uri = uri;
+        this.afterCommit = afterCommit;
     }
 
     Mono<CommitResult> commit(Transaction txn) {
@@ -55,7 +63,8 @@ final class MeteredCommits {
                         reg.counter("javelin.commit.failures", "error", e.getClass().getSimpleName()).increment();
                         LOG.debug("commit {} to {} failed after {} ms: {}", op, uri, (System.nanoTime() - started) / 1_000_000,
                                 e.toString());
-                    });
+                    })
+                    .flatMap(r -> afterCommit.apply(r).thenReturn(r));
         });
     }
 

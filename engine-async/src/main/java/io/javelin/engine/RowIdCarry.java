@@ -2,7 +2,9 @@ package io.javelin.engine;
 
 import io.javelin.tx.FragmentInfo;
 import io.javelin.tx.pb.DataFragment;
+import io.javelin.tx.rowid.FragmentRowIds;
 import io.javelin.tx.rowid.RowIdAssigner;
+import io.javelin.tx.rowid.RowVersions;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -31,6 +33,7 @@ final class RowIdCarry {
                 byId.put(f.id(), f);
             }
             List<DataFragment> out = new ArrayList<>(written.size());
+            Map<Long, long[]> createdAt = new HashMap<>();
             int pos = 0;
             for (DataFragment f : written) {
                 int rows = Math.toIntExact(f.getPhysicalRows());
@@ -50,15 +53,20 @@ final class RowIdCarry {
                     }
                 }
                 long[] ids = new long[prefix];
+                long[] created = new long[rows]; // the rest: RowIdAssigner.THIS_COMMIT (0)
                 for (int i = 0; i < prefix; i++) {
                     long address = replacedAddresses[pos + i];
                     FragmentInfo old = byId.get(address >>> 32);
                     if (old == null) {
                         throw new IllegalStateException("replaced row " + address + " is in no fragment of version " + ds.version());
                     }
-                    ids[i] = ds.rowIds().of(old)[(int) (address & 0xFFFF_FFFFL)];
+                    int offset = (int) (address & 0xFFFF_FFFFL);
+                    ids[i] = ds.rowIds().of(old)[offset];
+                    // an updated row keeps the version that created it (spec 001 "Last Updated At Version")
+                    created[i] = createdAt.computeIfAbsent(old.id(), k -> FragmentRowIds.createdAt(old.fragment(), 1))[offset];
                 }
-                out.add(prefix == 0 ? f : RowIdAssigner.preserve(f.toBuilder(), ids).build());
+                out.add(prefix == 0 ? f : FragmentRowIds.setCreatedAt(RowIdAssigner.preserve(f.toBuilder(), ids),
+                        RowVersions.compress(created)).build());
                 pos += rows;
             }
             if (pos != replacedAddresses.length) {

@@ -41,6 +41,11 @@ final class RowRewrites {
     // ------------------------------------------------------------------ update
 
     static Mono<UpdateResult> update(Dataset ds, String filter, Map<String, String> set) {
+        return update(ds, filter, set, null);
+    }
+
+    /** {@code rowHits}: when given, the rows to update (by {@code _rowid}), instead of those matching {@code filter}. */
+    static Mono<UpdateResult> update(Dataset ds, String filter, Map<String, String> set, Mono<Map<FragmentInfo, RoaringBitmap>> rowHits) {
         return Mono.defer(() -> {
             if (set.isEmpty()) {
                 throw SchemaEvolution.error(ds, "UPDATE needs at least one column to set");
@@ -59,11 +64,11 @@ final class RowRewrites {
             List<String> filterCols = pred == null ? List.of()
                     : ds.schema().getFields().stream().map(Field::getName).filter(pred.referencedColumns()::contains).toList();
             List<String> all = ds.schema().getFields().stream().map(Field::getName).toList();
-            return Flux.fromIterable(ds.fragments())
+            Mono<Map<FragmentInfo, RoaringBitmap>> found = rowHits != null ? rowHits : Flux.fromIterable(ds.fragments())
                     .concatMap(f -> matches(ds, f, pred, filterCols).map(hits -> Map.entry(f, hits)), 1)
                     .filter(e -> !e.getValue().isEmpty())
-                    .collectMap(Map.Entry::getKey, Map.Entry::getValue, LinkedHashMap::new)
-                    .flatMap(hits -> {
+                    .collectMap(Map.Entry::getKey, Map.Entry::getValue, LinkedHashMap::new);
+            return found.flatMap(hits -> {
                         long n = hits.values().stream().mapToLong(RoaringBitmap::getLongCardinality).sum();
                         if (n == 0) {
                             return Mono.just(new UpdateResult(ds.retained(), 0));
@@ -159,12 +164,33 @@ final class RowRewrites {
      * files, and commits one Update read at {@code ds}'s version.
      */
     static Mono<Snapshot> commit(Dataset ds, Plan plan, Flux<VectorSchemaRoot> newRows, List<Integer> preserveFields) {
+        return write(ds, () -> plan, newRows, preserveFields, false);
+    }
+
+    /**
+     * As {@link #commit}, for a plan known only once {@code newRows} has been consumed (a streamed
+     * merge-insert); empty when nothing was written or deleted.
+     */
+    static Mono<Snapshot> commitStreamed(Dataset ds, java.util.function.Supplier<Plan> plan, Flux<VectorSchemaRoot> newRows,
+                                         List<Integer> preserveFields) {
+        return write(ds, plan, newRows, preserveFields, true);
+    }
+
+    private static Mono<Snapshot> write(Dataset ds, java.util.function.Supplier<Plan> planned, Flux<VectorSchemaRoot> newRows,
+                                        List<Integer> preserveFields, boolean skipNoop) {
         Dataset.Handle h = ds.handle();
+        Plan[] plan = new Plan[1];
         return Writes.writeFiles(h, newRows, ds.schema(), ds.lanceSchema(), SchemaEvolution.fileVersion(ds),
                         WriteParams.of(WriteMode.APPEND).maxRowsPerFile())
                 .collectList()
-                .flatMap(written -> RowIdCarry.carry(ds, written, plan.replaced()))
-                .flatMap(added -> Flux.fromIterable(plan.deletions().entrySet())
+                .flatMap(written -> {
+                    plan[0] = planned.get();
+                    if (skipNoop && written.isEmpty() && plan[0].deletions().isEmpty()) {
+                        return Mono.empty();
+                    }
+                    return RowIdCarry.carry(ds, written, plan[0].replaced());
+                })
+                .flatMap(added -> Flux.fromIterable(plan[0].deletions().entrySet())
                         .concatMap(e -> deletion(ds, e.getKey(), e.getValue()), 1)
                         .collectList()
                         .flatMap(changes -> {

@@ -65,7 +65,7 @@ final class Writes {
                 fileVersion = params.dataStorageVersion();
             }
             long readVersion = cur.map(Snapshot::version).orElse(0L);
-            return writeFiles(h, data, schema, lance, fileVersion, params.maxRowsPerFile(), params.blobs()).collectList().flatMap(frags -> {
+            return writeFiles(h, data, schema, lance, fileVersion, params.maxRowsPerFile(), params.maxBytesPerFile(), params.blobs()).collectList().flatMap(frags -> {
                 Transaction txn = append
                         ? Transactions.append(readVersion, frags)
                         : Transactions.overwrite(readVersion, frags, lance.toProto(), params.tableConfig());
@@ -88,7 +88,7 @@ final class Writes {
             if (cur.isPresent() && params.mode() == WriteMode.APPEND) {
                 checkSameSchema(h.uri, cur.get().version(), ArrowSchemas.toArrow(lance), schema);
             }
-            return writeFiles(h, data, schema, lance, params.dataStorageVersion(), params.maxRowsPerFile(), params.blobs())
+            return writeFiles(h, data, schema, lance, params.dataStorageVersion(), params.maxRowsPerFile(), params.maxBytesPerFile(), params.blobs())
                     .map(FragmentMetadata::new).collectList();
         }).doOnDiscard(VectorSchemaRoot.class, VectorSchemaRoot::close);
     }
@@ -136,12 +136,27 @@ final class Writes {
     /** Splits the stream into files of at most about {@code maxRows} rows; each becomes one fragment. */
     static Flux<DataFragment> writeFiles(Dataset.Handle h, Flux<VectorSchemaRoot> data, Schema schema, LanceSchema lance,
                                          LanceFileVersion version, long maxRows, BlobWriteOptions blobs) {
+        return writeFiles(h, data, schema, lance, version, maxRows, WriteParams.DEFAULT_MAX_BYTES_PER_FILE, blobs);
+    }
+
+    /**
+     * ... also closing a file once its batches reach {@code maxBytes} of Arrow data (Lance checks the bytes
+     * written after each batch the same way, so a file may exceed the cap by one batch).
+     */
+    static Flux<DataFragment> writeFiles(Dataset.Handle h, Flux<VectorSchemaRoot> data, Schema schema, LanceSchema lance,
+                                         LanceFileVersion version, long maxRows, long maxBytes, BlobWriteOptions blobs) {
         BlobWritePrep.validateSchema(h.uri, schema, version);
         return Flux.defer(() -> {
             AtomicLong inFile = new AtomicLong();
+            AtomicLong bytesInFile = new AtomicLong();
             return data.windowUntil(b -> {
-                if (inFile.addAndGet(b.getRowCount()) >= maxRows) {
+                long bytes = 0;
+                for (var v : b.getFieldVectors()) {
+                    bytes += v.getBufferSize();
+                }
+                if (inFile.addAndGet(b.getRowCount()) >= maxRows | bytesInFile.addAndGet(bytes) >= maxBytes) {
                     inFile.set(0);
+                    bytesInFile.set(0);
                     return true;
                 }
                 return false;
@@ -265,9 +280,24 @@ final class Writes {
                 }
             }
             Dataset.Handle h = ds.handle();
-            return Flux.fromIterable(ds.fragments())
+            return commitDeletes(ds, Flux.fromIterable(ds.fragments())
                     .concatMap(f -> Mono.zip(ds.deletions(f), Scan.matching(ds, f, pred, cols, Scanner.DEFAULT_BATCH_SIZE))
-                            .flatMap(t -> change(h, ds.version(), f, t.getT1(), t.getT2())), 1)
+                            .flatMap(t -> change(h, ds.version(), f, t.getT1(), t.getT2())), 1), filter);
+        });
+    }
+
+    /** Deletes the given live offsets per fragment ({@code _rowid} deletes), committed as one Delete. */
+    static Mono<Snapshot> deleteOffsets(Dataset ds, Map<FragmentInfo, RoaringBitmap> hits, String predicate) {
+        Dataset.Handle h = ds.handle();
+        return commitDeletes(ds, Flux.fromIterable(hits.entrySet())
+                .concatMap(e -> ds.deletions(e.getKey()).flatMap(old -> change(h, ds.version(), e.getKey(), old, e.getValue())), 1),
+                predicate);
+    }
+
+    private static Mono<Snapshot> commitDeletes(Dataset ds, Flux<Change> changed, String filter) {
+        Dataset.Handle h = ds.handle();
+        return Mono.defer(() -> {
+            return changed
                     .collectList()
                     .flatMap(changes -> {
                         List<DataFragment> updated = new ArrayList<>();

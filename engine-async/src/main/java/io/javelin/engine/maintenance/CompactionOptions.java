@@ -13,7 +13,7 @@ package io.javelin.engine.maintenance;
  *                                       each index's coverage (queries scan it) until the index is rebuilt
  */
 public record CompactionOptions(long targetRowsPerFragment, int maxRowsPerGroup, boolean materializeDeletions,
-                                double materializeDeletionsThreshold, boolean deferIndexRemap) {
+                                double materializeDeletionsThreshold, boolean deferIndexRemap) implements java.io.Serializable {
 
     public static final long DEFAULT_TARGET_ROWS_PER_FRAGMENT = 1024 * 1024;
     public static final int DEFAULT_MAX_ROWS_PER_GROUP = 1024;

@@ -62,7 +62,7 @@ public final class CleanupPlanner {
     public static CleanupPlan plan(List<Version> versions, Set<Long> taggedVersions, Set<String> extraReferences,
                                    List<Listed> listing, CleanupPolicy policy, Instant now) {
         if (versions.isEmpty()) {
-            return new CleanupPlan(List.of(), List.of(), List.of(), 0, 0, 0, 0, 0);
+            return new CleanupPlan(List.of(), List.of(), List.of(), 0, 0, 0, 0, 0, List.of());
         }
         long latest = versions.stream().mapToLong(Version::number).max().orElseThrow();
         Set<String> referenced = new HashSet<>(extraReferences);
@@ -72,6 +72,7 @@ public final class CleanupPlanner {
         List<Long> oldVersions = new ArrayList<>();
         List<String> oldManifests = new ArrayList<>();
         TreeSet<Long> taggedOld = new TreeSet<>();
+        List<CleanupPlan.Removal> removals = new ArrayList<>();
         Instant earliestRetained = null;
         long manifestBytes = 0;
         for (Version v : versions) {
@@ -91,6 +92,8 @@ public final class CleanupPlanner {
                 oldVersions.add(v.number());
                 oldManifests.add(v.path());
                 manifestBytes += Math.max(0, v.size());
+                removals.add(new CleanupPlan.Removal(v.path(), Math.max(0, v.size()), "manifest of version " + v.number()
+                        + ", committed " + v.committed() + ": " + policy.describeOld() + ", neither latest nor tagged"));
             }
         }
         if (policy.errorIfTaggedOldVersions() && !taggedOld.isEmpty()) {
@@ -112,8 +115,10 @@ public final class CleanupPlanner {
             boolean maybeInProgress = !policy.deleteUnverified() && !o.lastModified().isBefore(unverifiedBefore);
             String p = o.path();
             boolean delete;
+            String why;
             if (p.startsWith("_versions/.tmp")) {
                 delete = !maybeInProgress;
+                why = "staging file of an unfinished commit, last modified " + o.lastModified();
             } else if (p.startsWith("_indices/")) {
                 String uuid = p.substring("_indices/".length());
                 int slash = uuid.indexOf('/');
@@ -122,6 +127,8 @@ public final class CleanupPlanner {
                 }
                 uuid = uuid.substring(0, slash);
                 delete = !referencedIndices.contains(uuid) && (verifiedIndices.contains(uuid) || !maybeInProgress);
+                why = verifiedIndices.contains(uuid) ? "file of index " + uuid + ", which only removed versions use"
+                        : unreferenced("file of index " + uuid, o, policy);
                 if (delete) {
                     indexFiles++;
                 }
@@ -130,6 +137,9 @@ public final class CleanupPlanner {
                 String owner = sidecarOwner(p);
                 String key = owner != null ? owner : p;
                 delete = !referenced.contains(key) && (verified.contains(key) || !maybeInProgress);
+                String kind = owner != null ? "blob sidecar of " + owner : p.startsWith("data/") ? "data file"
+                        : p.startsWith(DeletionFiles.DIR) ? "deletion file" : "transaction file";
+                why = verified.contains(key) ? kind + " that only removed versions use" : unreferenced(kind, o, policy);
                 if (delete) {
                     if (p.startsWith("data/")) {
                         data++;
@@ -145,9 +155,15 @@ public final class CleanupPlanner {
             if (delete) {
                 files.add(p);
                 bytes += o.size();
+                removals.add(new CleanupPlan.Removal(p, o.size(), why));
             }
         }
-        return new CleanupPlan(oldVersions, oldManifests, files, bytes, data, deletions, txns, indexFiles);
+        return new CleanupPlan(oldVersions, oldManifests, files, bytes, data, deletions, txns, indexFiles, removals);
+    }
+
+    private static String unreferenced(String kind, Listed o, CleanupPolicy policy) {
+        return kind + " no version references, last modified " + o.lastModified()
+                + (policy.deleteUnverified() ? " (delete_unverified)" : " (older than the 7-day unverified threshold)");
     }
 
     /**

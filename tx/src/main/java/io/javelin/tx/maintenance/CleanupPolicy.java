@@ -2,6 +2,7 @@ package io.javelin.tx.maintenance;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 
 /**
  * Which versions cleanup removes (Lance {@code CleanupPolicy}): a version is old when its commit time is
@@ -39,6 +40,18 @@ public record CleanupPolicy(Instant beforeTimestamp, Long beforeVersion, boolean
 
     public CleanupPolicy withErrorIfTaggedOldVersions(boolean on) {
         return new CleanupPolicy(beforeTimestamp, beforeVersion, deleteUnverified, on);
+    }
+
+    /** Why a version counts as old under this policy, for cleanup explanations. */
+    public String describeOld() {
+        List<String> parts = new java.util.ArrayList<>();
+        if (beforeTimestamp != null) {
+            parts.add("committed before " + beforeTimestamp);
+        }
+        if (beforeVersion != null) {
+            parts.add("numbered below " + beforeVersion);
+        }
+        return String.join(" and ", parts);
     }
 
     public boolean isOld(long version, Instant committed) {

@@ -1,5 +1,8 @@
 package io.javelin.tx.rowid;
 
+import java.util.ArrayList;
+import java.util.List;
+
 import io.javelin.tx.InvalidTableMetadataException;
 import io.javelin.tx.pb.DataFragment;
 
@@ -57,9 +60,19 @@ public final class RowIdAssigner {
      */
     public static void stampUpdated(DataFragment.Builder f, long version) {
         var runs = RowVersions.uniform(f.getPhysicalRows(), version);
-        if (!f.hasInlineCreatedAtVersions() && !f.hasExternalCreatedAtVersions()) {
+        if (f.hasInlineCreatedAtVersions()) {
+            // carried versions, with THIS_COMMIT (0) for the rows the writer inserted
+            List<RowVersions.Run> carried = new ArrayList<>();
+            for (RowVersions.Run r : RowIdCodec.decodeVersions(f.getInlineCreatedAtVersions().toByteArray())) {
+                carried.add(r.version() == THIS_COMMIT ? new RowVersions.Run(r.rows(), version) : r);
+            }
+            FragmentRowIds.setCreatedAt(f, carried);
+        } else if (!f.hasExternalCreatedAtVersions()) {
             FragmentRowIds.setCreatedAt(f, runs);
         }
         FragmentRowIds.setLastUpdatedAt(f, runs);
     }
+
+    /** In carried created-at versions: a row the committing version creates (real versions start at 1). */
+    public static final long THIS_COMMIT = 0;
 }

@@ -47,6 +47,21 @@ public final class TagStore {
         });
     }
 
+    /**
+     * A tag on version {@code version} of branch {@code branch}, whose versions live in {@code branchStore}
+     * (the store rooted at {@code tree/{branch}/}); the tag file stays at this root, as Lance keeps it.
+     */
+    public Mono<Tag> create(String name, String branch, ManifestStore branchStore, long version, Map<String, String> metadata) {
+        return Mono.defer(() -> {
+            String path = path(name);
+            return new VersionResolver(branchStore).locate(version).flatMap(loc -> {
+                Instant now = clock.instant();
+                Tag tag = new Tag(name, branch, version, now, now, loc.size(), metadata);
+                return store.putIfAbsent(path, TagJson.encode(tag)).thenReturn(tag);
+            }).onErrorMap(StoreAlreadyExistsException.class, e -> new RefAlreadyExistsException("Tag " + name + " already exists"));
+        });
+    }
+
     public Mono<Tag> read(String name) {
         return Mono.defer(() -> {
             String path = path(name);
