@@ -14,7 +14,7 @@ import reactor.core.publisher.Mono;
  * statistics ({@code N}, {@code avgdl}, each token's document frequency) are summed over all of
  * them, every candidate is scored, and the best {@code limit} are kept (score descending, row id
  * ascending). Exhaustive scoring returns what Lance's block-max WAND returns, without relying on
- * stored block maxima. A query token given twice counts twice, as in Lance.
+ * stored block maxima. A query token given twice counts once, as in Lance 7.
  */
 public final class FtsSearcher {
 
@@ -93,6 +93,7 @@ public final class FtsSearcher {
         float[] idf = new float[distinct.size()];
         int[] mult = new int[distinct.size()];
         float[] flatIdf = new float[distinct.size()];
+        int required = 0; // AND: the query tokens the index knows (Lance ignores the others)
         for (int t = 0; t < distinct.size(); t++) {
             long df = 0, dfAll = 0;
             for (int pi = 0; pi < postings.size(); pi++) {
@@ -102,14 +103,14 @@ public final class FtsSearcher {
                 df += flat(parts.get(pi)) ? 0 : size;
             }
             idf[t] = bm25.idf(df);
-            flatIdf[t] = flatBm25.idf(dfAll);
-            for (String s : q.tokens()) {
-                mult[t] += s.equals(distinct.get(t)) ? 1 : 0;
+            if (df > 0) {
+                required++;
             }
+            flatIdf[t] = flatBm25.idf(dfAll);
+            mult[t] = 1;
         }
         PriorityQueue<ScoredRow> top = new PriorityQueue<>((a, b) -> ScoredRow.compare(b, a));
         List<ScoredRow> all = limit < 0 ? new ArrayList<>() : null;
-        boolean needAll = q.and() || q.phrase() != null;
         for (int pi = 0; pi < parts.size(); pi++) {
             FtsPartition part = parts.get(pi);
             Map<String, PostingList> m = postings.get(pi);
@@ -119,7 +120,11 @@ public final class FtsSearcher {
                 lists[t] = m.get(distinct.get(t));
                 missing |= lists[t] == null;
             }
-            if (needAll && missing) {
+            boolean isFlat = flat(part);
+            // Lance 7's flat search of unindexed rows ignores the operator (OR); phrases need every token
+            boolean conj = q.phrase() != null || q.and() && !isFlat;
+            int need = q.phrase() != null ? lists.length : required;
+            if (q.phrase() != null && missing) {
                 continue;
             }
             float[] scores = new float[part.numDocs()];
@@ -139,7 +144,7 @@ public final class FtsSearcher {
                 }
             }
             for (int d = 0; d < scores.length; d++) {
-                if (hits[d] == 0 || needAll && hits[d] < lists.length) {
+                if (hits[d] == 0 || conj && hits[d] < need) {
                     continue;
                 }
                 long row = part.rowId(d);

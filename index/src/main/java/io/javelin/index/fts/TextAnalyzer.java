@@ -190,10 +190,39 @@ public final class TextAnalyzer {
         if (ascii) {
             return s;
         }
+        StringBuilder pre = null;
+        for (int i = 0; i < s.length(); i++) {
+            String extra = extraFolding(s.charAt(i));
+            if (extra != null && pre == null) {
+                pre = new StringBuilder(s.substring(0, i));
+            }
+            if (pre != null) {
+                pre.append(extra != null ? extra : String.valueOf(s.charAt(i)));
+            }
+        }
+        if (pre != null) {
+            s = pre.toString();
+        }
         char[] in = s.toCharArray();
         char[] out = new char[4 * in.length];
         int n = ASCIIFoldingFilter.foldToASCII(in, 0, out, 0, in.length);
         return new String(out, 0, n);
+    }
+
+    private static final String[] ROMAN = {"i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix", "x", "xi", "xii", "l", "c", "d", "m"};
+
+    /**
+     * Foldings lance-core 7.0.0 (tantivy's port of Lucene's table) does that Lucene 10's table does not,
+     * found by the dictionary differential test: Roman numeral characters become their letters, ½ becomes "12".
+     */
+    private static String extraFolding(char c) {
+        if (c >= 0x2160 && c <= 0x216F) {
+            return ROMAN[c - 0x2160].toUpperCase(Locale.ROOT);
+        }
+        if (c >= 0x2170 && c <= 0x217F) {
+            return ROMAN[c - 0x2170];
+        }
+        return c == '\u00BD' ? "12" : null;
     }
 
     static SnowballStemmer stemmer(String language) {
@@ -222,9 +251,19 @@ public final class TextAnalyzer {
 
     private static final java.util.Map<String, Set<String>> STOP_WORDS = new java.util.concurrent.ConcurrentHashMap<>();
 
-    /** The Snowball stop list of {@code language} (the lists tantivy ships), loaded once. */
+    /**
+     * The stop words of {@code language}: for English the classic 33-word list (the one lance-core 7.0.0
+     * removes: "been", "from", "were" stay tokens), otherwise the Snowball list; loaded once.
+     */
     static Set<String> stopWords(String language) {
         return STOP_WORDS.computeIfAbsent(language.toLowerCase(Locale.ROOT), lang -> {
+            if (lang.equals("english")) {
+                Set<String> out = new HashSet<>();
+                for (Object o : org.apache.lucene.analysis.en.EnglishAnalyzer.ENGLISH_STOP_WORDS_SET) {
+                    out.add(o instanceof char[] c ? new String(c) : o.toString());
+                }
+                return Set.copyOf(out);
+            }
             String res = "/org/apache/lucene/analysis/snowball/" + lang + "_stop.txt";
             try (InputStream in = TextAnalyzer.class.getResourceAsStream(res)) {
                 if (in == null) {
