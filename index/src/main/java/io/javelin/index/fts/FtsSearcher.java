@@ -14,7 +14,7 @@ import reactor.core.publisher.Mono;
  * statistics ({@code N}, {@code avgdl}, each token's document frequency) are summed over all of
  * them, every candidate is scored, and the best {@code limit} are kept (score descending, row id
  * ascending). Exhaustive scoring returns what Lance's block-max WAND returns, without relying on
- * stored block maxima. A query token given twice counts once, as in Lance 7.
+ * stored block maxima. A match-query token given twice counts once, a phrase token once per occurrence, as in Lance 7.
  */
 public final class FtsSearcher {
 
@@ -107,7 +107,13 @@ public final class FtsSearcher {
                 required++;
             }
             flatIdf[t] = flatBm25.idf(dfAll);
-            mult[t] = 1;
+            // match queries count a repeated token once, phrases once per occurrence (as Lance 7)
+            for (String tok : q.tokens()) {
+                mult[t] += tok.equals(distinct.get(t)) ? 1 : 0;
+            }
+            if (q.phrase() == null) {
+                mult[t] = 1;
+            }
         }
         PriorityQueue<ScoredRow> top = new PriorityQueue<>((a, b) -> ScoredRow.compare(b, a));
         List<ScoredRow> all = limit < 0 ? new ArrayList<>() : null;

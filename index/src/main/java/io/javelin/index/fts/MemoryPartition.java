@@ -20,6 +20,7 @@ public final class MemoryPartition implements FtsPartition {
     private final boolean unindexed;
 
     private final int emptyRows;
+    private List<String> order = List.of();
 
     private MemoryPartition(long[] rowIds, int[] numTokens, long totalTokens, Map<String, PostingList> postings, boolean unindexed,
                             int emptyRows) {
@@ -87,7 +88,9 @@ public final class MemoryPartition implements FtsPartition {
         public MemoryPartition build() {
             Map<String, PostingList> p = new HashMap<>(acc.size() * 2);
             acc.forEach((k, a) -> p.put(k, a.toList()));
-            return new MemoryPartition(java.util.Arrays.copyOf(rows, n), java.util.Arrays.copyOf(lengths, n), total, p, false, empty);
+            MemoryPartition m = new MemoryPartition(java.util.Arrays.copyOf(rows, n), java.util.Arrays.copyOf(lengths, n), total, p, false, empty);
+            m.order = tokensInOrder();
+            return m;
         }
 
         private int seqCounter;
@@ -144,6 +147,11 @@ public final class MemoryPartition implements FtsPartition {
     /** Whether these rows are outside an index (see {@link FtsSearcher}). */
     public boolean unindexed() {
         return unindexed;
+    }
+
+    /** Token texts in order of first appearance (token ids of a written index). */
+    public List<String> tokensInOrder() {
+        return order;
     }
 
     /** All postings (for writing an index). */

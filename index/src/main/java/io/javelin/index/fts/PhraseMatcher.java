@@ -15,7 +15,9 @@ final class PhraseMatcher {
     static boolean matches(PostingList[] lists, List<String> distinct, FtsSearcher.Query q, int doc) {
         int[] qpos = q.phrase().queryPositions();
         int slop = q.phrase().slop();
-        int[] candidates = positions(lists[distinct.indexOf(q.tokens().get(0))], doc);
+        // the phrase's start (its first query position, a dropped stop word included) must lie in the document
+        int[] candidates = java.util.Arrays.stream(positions(lists[distinct.indexOf(q.tokens().get(0))], doc))
+                .filter(p -> p >= qpos[0]).toArray();
         for (int i = 1; i < q.tokens().size() && candidates.length > 0; i++) {
             int delta = qpos[i] - qpos[i - 1];
             if (delta < 0) {
