@@ -15,7 +15,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code javelin index create|list URI ...}. */
-@Command(name = "index", description = "Create, list or drop indexes (BTREE, BITMAP, LABEL_LIST, IVF_FLAT, IVF_PQ, IVF_SQ, IVF_HNSW_*).",
+@Command(name = "index", description = "Create, list or drop indexes (BTREE, BITMAP, LABEL_LIST, INVERTED, IVF_FLAT, IVF_PQ, IVF_SQ, IVF_HNSW_*).",
         subcommands = {IndexCommands.Create.class, IndexCommands.ListIndexes.class, IndexCommands.Drop.class, IndexCommands.Optimize.class})
 final class IndexCommands implements Callable<Integer> {
 
@@ -41,7 +41,7 @@ final class IndexCommands implements Callable<Integer> {
         @Option(names = {"-c", "--column"}, required = true, description = "Column to index.")
         String column;
 
-        @Option(names = {"-t", "--type"}, required = true, description = "BTREE, BITMAP, LABEL_LIST, IVF_FLAT, IVF_PQ, IVF_SQ, "
+        @Option(names = {"-t", "--type"}, required = true, description = "BTREE, BITMAP, LABEL_LIST, INVERTED, IVF_FLAT, IVF_PQ, IVF_SQ, "
                 + "IVF_HNSW_FLAT or IVF_HNSW_SQ.")
         String type;
 
@@ -75,6 +75,30 @@ final class IndexCommands implements Callable<Integer> {
         @Option(names = "--ef-construction", description = "HNSW construction beam (default 150).")
         int efConstruction;
 
+        @Option(names = "--tokenizer", description = "INVERTED: simple (default), whitespace, raw or ngram.")
+        String tokenizer = "simple";
+
+        @Option(names = "--language", description = "INVERTED: language of --stem and --remove-stop-words (default English).")
+        String language = "English";
+
+        @Option(names = "--stem", description = "INVERTED: Snowball-stem tokens (off unless given).")
+        boolean stem;
+
+        @Option(names = "--remove-stop-words", description = "INVERTED: drop the language's stop words (off unless given).")
+        boolean removeStopWords;
+
+        @Option(names = "--ascii-folding", description = "INVERTED: fold accented characters to ASCII (off unless given).")
+        boolean asciiFolding;
+
+        @Option(names = "--lower-case", arity = "1", description = "INVERTED: lower-case tokens, true (default) or false.")
+        boolean lowerCase = true;
+
+        @Option(names = "--with-position", description = "INVERTED: store positions (needed by phrase queries).")
+        boolean withPosition;
+
+        @Option(names = "--max-token-length", description = "INVERTED: drop tokens of this many bytes or more (default 40; 0 = no limit).")
+        Integer maxTokenLength;
+
         @Override
         public Integer call() {
             PrintWriter out = spec.commandLine().getOut();
@@ -82,6 +106,11 @@ final class IndexCommands implements Callable<Integer> {
             IndexParams p = IndexParams.defaults().withName(name).withReplace(replace).withNumPartitions(partitions)
                     .withNumSubVectors(subVectors).withNumBits(bits).withMetric(metric).withMaxIters(maxIters)
                     .withSampleRate(sampleRate).withHnsw(m, efConstruction);
+            if (kind == IndexKind.INVERTED) {
+                Integer maxLen = maxTokenLength == null ? Integer.valueOf(40) : maxTokenLength == 0 ? null : maxTokenLength;
+                p = p.withFts(new io.javelin.index.fts.FtsParams(tokenizer, language, withPosition, maxLen, lowerCase, stem,
+                        removeStopWords, null, asciiFolding, 3, 3, false));
+            }
             long t0 = System.nanoTime();
             try (Dataset ds = CliSupport.open(uri, common.storageOptions, null, null);
                  Dataset next = ds.createIndex(List.of(column), kind, p).block()) {

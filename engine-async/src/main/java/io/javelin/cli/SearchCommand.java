@@ -12,7 +12,8 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code javelin search URI --column C --vector "0.1,0.2,..." --k 10}: k nearest neighbours with {@code _distance}. */
-@Command(name = "search", description = "k-nearest-neighbour search on a vector column (uses its index when there is one).")
+@Command(name = "search", description = "k-nearest-neighbour search on a vector column (--vector), or BM25 full-text search "
+        + "on a string column (--text); each uses the column's index when there is one.")
 final class SearchCommand implements Callable<Integer> {
 
     @CommandLine.Spec
@@ -25,8 +26,20 @@ final class SearchCommand implements Callable<Integer> {
     @Option(names = "--column", required = true, description = "Vector column.")
     String column;
 
-    @Option(names = "--vector", required = true, description = "Query vector, comma separated floats.")
+    @Option(names = "--vector", description = "Query vector, comma separated floats.")
     String vector;
+
+    @Option(names = "--text", description = "Full-text query (prints _score and _rowid per row).")
+    String text;
+
+    @Option(names = "--query-type", description = "Full-text query type: match (default) or phrase.")
+    String queryType = "match";
+
+    @Option(names = "--operator", description = "Full-text match operator: or (default) or and.")
+    String operator = "or";
+
+    @Option(names = "--slop", description = "Phrase slop (default 0).")
+    int slop;
 
     @Option(names = {"-k", "--k"}, description = "Neighbours to return (default ${DEFAULT-VALUE}).")
     int k = 10;
@@ -52,9 +65,50 @@ final class SearchCommand implements Callable<Integer> {
     @Option(names = "--format", description = "table, csv or json (default ${DEFAULT-VALUE}).")
     CliSupport.Format format = CliSupport.Format.table;
 
+    private Integer fullText(PrintWriter out) throws Exception {
+        if (format == CliSupport.Format.arrow) {
+            throw new IllegalArgumentException("--format arrow is not supported by search");
+        }
+        io.javelin.engine.index.FtsQuery q = switch (queryType.toLowerCase(java.util.Locale.ROOT)) {
+            case "match" -> io.javelin.engine.index.FtsQuery.match(column, text, io.javelin.engine.index.FtsQuery.Operator.parse(operator));
+            case "phrase" -> io.javelin.engine.index.FtsQuery.phrase(column, text, slop);
+            default -> throw new CommandLine.ParameterException(spec.commandLine(), "--query-type must be match or phrase, got " + queryType);
+        };
+        try (Dataset ds = CliSupport.open(at.uri, common.storageOptions, at.version, at.tag);
+             BufferAllocator alloc = new CliSupport.Allocator()) {
+            List<String> cols = columns != null ? columns : ds.schema().getFields().stream().map(f -> f.getName()).toList();
+            var search = ds.fullTextSearch(q).columns(cols).limit(k);
+            if (filter != null) {
+                search = search.filter(filter);
+            }
+            var batches = search.scan(alloc).collectList().block();
+            if (batches.isEmpty() || batches.get(0).getRowCount() == 0) {
+                batches.forEach(org.apache.arrow.vector.VectorSchemaRoot::close);
+                if (format == CliSupport.Format.table) {
+                    out.println("(0 rows)");
+                }
+                out.flush();
+                return CliSupport.OK;
+            }
+            var schema = batches.get(0).getSchema();
+            long n = CliSupport.print(reactor.core.publisher.Flux.fromIterable(batches), schema, format, out);
+            if (format == CliSupport.Format.table) {
+                out.printf("(%d rows)%n", n);
+            }
+        }
+        out.flush();
+        return CliSupport.OK;
+    }
+
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
+        if ((vector == null) == (text == null)) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "give exactly one of --vector or --text");
+        }
+        if (text != null) {
+            return fullText(out);
+        }
         float[] q = parse(vector);
         if (format == CliSupport.Format.arrow) {
             throw new IllegalArgumentException("--format arrow is not supported by search");

@@ -262,6 +262,15 @@ public final class Dataset implements AutoCloseable {
         return new Scanner(this);
     }
 
+    /**
+     * A full-text (BM25) query on a string column, answered by its INVERTED index where there is one:
+     * {@code ds.fullTextSearch(FtsQuery.match("text", "quick fox")).filter("year > 2000").limit(10).scan(alloc)}
+     * (rows with {@code _score} and {@code _rowid}, best first) or {@code .hits()} for row addresses and scores only.
+     */
+    public io.javelin.engine.index.FullTextSearch fullTextSearch(io.javelin.engine.index.FtsQuery query) {
+        return new io.javelin.engine.index.FullTextSearch(this, query);
+    }
+
     // ------------------------------------------------------------------ take
 
     /** Rows at logical positions (0-based over live rows, in fragment order), in the order given. */

@@ -139,6 +139,7 @@ public final class IndexCreator {
             case BTREE, BITMAP, ZONEMAP, BLOOM_FILTER -> !(t instanceof ArrowType.List || t instanceof ArrowType.LargeList || t instanceof ArrowType.FixedSizeList
                     || t instanceof ArrowType.Struct || t instanceof ArrowType.Map);
             case LABEL_LIST -> t instanceof ArrowType.List || t instanceof ArrowType.LargeList;
+            case INVERTED -> t instanceof ArrowType.Utf8 || t instanceof ArrowType.LargeUtf8;
             default -> t instanceof ArrowType.FixedSizeList && f.getChildren().get(0).getType()
                     .equals(new ArrowType.FloatingPoint(org.apache.arrow.vector.types.FloatingPointPrecision.SINGLE));
         };
@@ -212,6 +213,8 @@ public final class IndexCreator {
                             ? new Built(List.of(f), IndexType.pack(BitmapIndexDetails.getDefaultInstance()), IndexType.BITMAP.writeVersion())
                             : new Built(List.of(f), IndexType.pack(LabelListIndexDetails.getDefaultInstance()),
                             IndexType.LABEL_LIST.writeVersion()));
+            case INVERTED -> FtsIndexFiles.write(store, dir, params.ftsOrDefault(), data.values(), data.rows(), alloc)
+                    .map(files -> new Built(files, IndexType.pack(FtsIndexFiles.details(params.ftsOrDefault())), IndexType.INVERTED.writeVersion()));
             case ZONEMAP, BLOOM_FILTER -> Mono.usingWhen(Mono.fromCallable(() -> ZoneIndexes.build(kind, data.values(), data.rows(), alloc)),
                     z -> file(store, dir, z.file(), z.batch(), List.of()).map(f -> new Built(List.of(f), z.details(), z.indexVersion())),
                     z -> Mono.fromRunnable(() -> z.batch().close()));

@@ -4,7 +4,7 @@ import java.util.Locale;
 
 /** Index types {@code Dataset.createIndex} builds, named as in Lance ({@code IndexType} of the Python/Java SDKs). */
 public enum IndexKind {
-    BTREE, BITMAP, LABEL_LIST, ZONEMAP, BLOOM_FILTER, IVF_FLAT, IVF_PQ, IVF_SQ, IVF_HNSW_FLAT, IVF_HNSW_SQ;
+    BTREE, BITMAP, LABEL_LIST, ZONEMAP, BLOOM_FILTER, INVERTED, IVF_FLAT, IVF_PQ, IVF_SQ, IVF_HNSW_FLAT, IVF_HNSW_SQ;
 
     public boolean isVector() {
         return name().startsWith("IVF_");
@@ -21,6 +21,8 @@ public enum IndexKind {
             n = "LABEL_LIST";
         } else if (n.equals("ZONE_MAP")) {
             n = "ZONEMAP";
+        } else if (n.equals("FTS")) {
+            n = "INVERTED";
         } else if (n.equals("BLOOMFILTER") || n.equals("BLOOM")) {
             n = "BLOOM_FILTER";
         }

@@ -14,48 +14,50 @@ package io.javelin.engine.index;
  * @param sampleRate     training rows per partition / centroid (256)
  * @param hnswM          HNSW edges per node (20)
  * @param efConstruction HNSW construction beam (150)
+ * @param fts            INVERTED tokenizer settings (null: Lance's defaults)
  */
 public record IndexParams(String name, boolean replace, int numPartitions, int numSubVectors, int numBits, String metric,
-                          int maxIters, int sampleRate, int hnswM, int efConstruction) {
+                          int maxIters, int sampleRate, int hnswM, int efConstruction,
+                          io.javelin.index.fts.FtsParams fts) {
 
     public static IndexParams defaults() {
-        return new IndexParams(null, false, 0, 0, 0, null, 0, 0, 0, 0);
+        return new IndexParams(null, false, 0, 0, 0, null, 0, 0, 0, 0, null);
     }
 
     public IndexParams withName(String n) {
-        return new IndexParams(n, replace, numPartitions, numSubVectors, numBits, metric, maxIters, sampleRate, hnswM, efConstruction);
+        return new IndexParams(n, replace, numPartitions, numSubVectors, numBits, metric, maxIters, sampleRate, hnswM, efConstruction, fts);
     }
 
     public IndexParams withReplace(boolean r) {
-        return new IndexParams(name, r, numPartitions, numSubVectors, numBits, metric, maxIters, sampleRate, hnswM, efConstruction);
+        return new IndexParams(name, r, numPartitions, numSubVectors, numBits, metric, maxIters, sampleRate, hnswM, efConstruction, fts);
     }
 
     public IndexParams withNumPartitions(int p) {
-        return new IndexParams(name, replace, p, numSubVectors, numBits, metric, maxIters, sampleRate, hnswM, efConstruction);
+        return new IndexParams(name, replace, p, numSubVectors, numBits, metric, maxIters, sampleRate, hnswM, efConstruction, fts);
     }
 
     public IndexParams withNumSubVectors(int m) {
-        return new IndexParams(name, replace, numPartitions, m, numBits, metric, maxIters, sampleRate, hnswM, efConstruction);
+        return new IndexParams(name, replace, numPartitions, m, numBits, metric, maxIters, sampleRate, hnswM, efConstruction, fts);
     }
 
     public IndexParams withNumBits(int b) {
-        return new IndexParams(name, replace, numPartitions, numSubVectors, b, metric, maxIters, sampleRate, hnswM, efConstruction);
+        return new IndexParams(name, replace, numPartitions, numSubVectors, b, metric, maxIters, sampleRate, hnswM, efConstruction, fts);
     }
 
     public IndexParams withMetric(String m) {
-        return new IndexParams(name, replace, numPartitions, numSubVectors, numBits, m, maxIters, sampleRate, hnswM, efConstruction);
+        return new IndexParams(name, replace, numPartitions, numSubVectors, numBits, m, maxIters, sampleRate, hnswM, efConstruction, fts);
     }
 
     public IndexParams withMaxIters(int i) {
-        return new IndexParams(name, replace, numPartitions, numSubVectors, numBits, metric, i, sampleRate, hnswM, efConstruction);
+        return new IndexParams(name, replace, numPartitions, numSubVectors, numBits, metric, i, sampleRate, hnswM, efConstruction, fts);
     }
 
     public IndexParams withSampleRate(int s) {
-        return new IndexParams(name, replace, numPartitions, numSubVectors, numBits, metric, maxIters, s, hnswM, efConstruction);
+        return new IndexParams(name, replace, numPartitions, numSubVectors, numBits, metric, maxIters, s, hnswM, efConstruction, fts);
     }
 
     public IndexParams withHnsw(int m, int ef) {
-        return new IndexParams(name, replace, numPartitions, numSubVectors, numBits, metric, maxIters, sampleRate, m, ef);
+        return new IndexParams(name, replace, numPartitions, numSubVectors, numBits, metric, maxIters, sampleRate, m, ef, fts);
     }
 
     /** Lance's {@code target_partition_size} per type. */
@@ -85,5 +87,14 @@ public record IndexParams(String name, boolean replace, int numPartitions, int n
             }
         }
         return 1;
+    }
+
+    /** INVERTED index tokenizer settings (Lance's option names, see {@link io.javelin.index.fts.FtsParams}). */
+    public IndexParams withFts(io.javelin.index.fts.FtsParams p) {
+        return new IndexParams(name, replace, numPartitions, numSubVectors, numBits, metric, maxIters, sampleRate, hnswM, efConstruction, p);
+    }
+
+    public io.javelin.index.fts.FtsParams ftsOrDefault() {
+        return fts != null ? fts : io.javelin.index.fts.FtsParams.defaults();
     }
 }
