@@ -21,7 +21,6 @@ import java.util.function.LongPredicate;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.FieldVector;
-import org.apache.arrow.vector.Float4Vector;
 import org.apache.arrow.vector.UInt8Vector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.LargeVarCharVector;
@@ -205,28 +204,10 @@ public final class FullTextSearch {
 
     private Mono<VectorSchemaRoot> rows(List<ScoredRow> hits, BufferAllocator allocator) {
         long[] addrs = hits.stream().mapToLong(ScoredRow::rowId).toArray();
-        List<String> cols = columns != null ? columns : ds.schema().getFields().stream().map(f -> f.getName()).toList();
-        Mono<long[]> rowIds = withRowId ? ds.rowIdsAt(addrs) : Mono.just(addrs);
-        return rowIds.flatMap(ids -> ds.takeRowAddresses(addrs, cols, allocator).map(root -> {
-            List<FieldVector> vectors = new ArrayList<>(root.getFieldVectors());
-            int n = root.getRowCount();
-            Float4Vector score = new Float4Vector(SCORE, allocator);
-            score.allocateNew(n);
-            for (int i = 0; i < n; i++) {
-                score.set(i, hits.get(i).score());
-            }
-            score.setValueCount(n);
-            vectors.add(score);
-            if (withRowId) {
-                UInt8Vector rid = new UInt8Vector("_rowid", allocator);
-                rid.allocateNew(n);
-                for (int i = 0; i < n; i++) {
-                    rid.set(i, ids[i]);
-                }
-                rid.setValueCount(n);
-                vectors.add(rid);
-            }
-            return new VectorSchemaRoot(vectors.stream().map(FieldVector::getField).toList(), vectors, n);
-        }));
+        float[] scores = new float[hits.size()];
+        for (int i = 0; i < scores.length; i++) {
+            scores[i] = hits.get(i).score();
+        }
+        return SearchRows.take(ds, addrs, columns, withRowId, SCORE, scores, allocator);
     }
 }

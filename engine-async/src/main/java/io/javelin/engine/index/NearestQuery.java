@@ -14,7 +14,6 @@ import io.javelin.index.vector.Neighbor;
 import io.javelin.index.vector.TopK;
 import io.javelin.index.vector.VectorQuery;
 import io.javelin.tx.FragmentInfo;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
@@ -22,9 +21,7 @@ import java.util.Map;
 import java.util.function.LongUnaryOperator;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
-import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.Float4Vector;
-import org.apache.arrow.vector.UInt8Vector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.complex.FixedSizeListVector;
 import org.roaringbitmap.RoaringBitmap;
@@ -317,30 +314,11 @@ public final class NearestQuery {
 
     private Mono<VectorSchemaRoot> rows(List<Neighbor> nbs, BufferAllocator allocator) {
         long[] addrs = nbs.stream().mapToLong(Neighbor::rowId).toArray();
-        List<String> cols = columns != null ? columns : ds.schema().getFields().stream().map(f -> f.getName()).toList();
-        Mono<long[]> rowIds = withRowId ? ds.rowIdsAt(addrs) : Mono.just(addrs);
-        return rowIds.flatMap(ids -> ds.takeRowAddresses(addrs, cols, allocator).map(root -> {
-            List<FieldVector> vectors = new ArrayList<>(root.getFieldVectors());
-            int n = root.getRowCount();
-            Float4Vector dist = new Float4Vector(DISTANCE, allocator);
-            dist.allocateNew(n);
-            for (int i = 0; i < n; i++) {
-                dist.set(i, nbs.get(i).distance());
-            }
-            dist.setValueCount(n);
-            vectors.add(dist);
-            if (withRowId) {
-                UInt8Vector rid = new UInt8Vector("_rowid", allocator);
-                rid.allocateNew(n);
-                for (int i = 0; i < n; i++) {
-                    rid.set(i, ids[i]);
-                }
-                rid.setValueCount(n);
-                vectors.add(rid);
-            }
-            // the taken vectors move into the new root; the old root object is dropped without closing them
-            return new VectorSchemaRoot(vectors.stream().map(FieldVector::getField).toList(), vectors, n);
-        }));
+        float[] scores = new float[nbs.size()];
+        for (int i = 0; i < scores.length; i++) {
+            scores[i] = nbs.get(i).distance();
+        }
+        return SearchRows.take(ds, addrs, columns, withRowId, DISTANCE, scores, allocator);
     }
 
     /** Fragments of {@code ds} by id (for callers composing searches). */
